@@ -1,0 +1,3 @@
+export { GatewayError, isGatewayError, type ErrorMetadata } from './gateway-error.js';
+export { errors } from './codes.js';
+export { renderError, type ErrorEnvelope } from './render.js';

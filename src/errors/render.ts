@@ -1,0 +1,16 @@
+import { GatewayError } from './gateway-error.js';
+
+/** The seed's §7 envelope. `error.code` always equals the HTTP status. */
+export interface ErrorEnvelope {
+  error: { code: number; message: string; metadata: Record<string, unknown> | null };
+  user_id?: string | null;
+}
+
+export function renderError(error: GatewayError, userId?: string | null): ErrorEnvelope {
+  const metadata = error.metadata === null ? null : { ...error.metadata };
+  const envelope: ErrorEnvelope = {
+    error: { code: error.status, message: error.message, metadata },
+  };
+  if (userId !== undefined) envelope.user_id = userId;
+  return envelope;
+}
