@@ -1,0 +1,41 @@
+import type { ReasoningDetail, ToolCall } from './messages.js';
+import type { CanonicalUsage } from './usage.js';
+
+export type FinishReason = 'stop' | 'length' | 'tool_calls' | 'content_filter' | 'error';
+
+export interface CanonicalAssistantMessage {
+  role: 'assistant';
+  content: string | null;
+  reasoning?: string | null;
+  reasoning_details?: ReasoningDetail[];
+  tool_calls?: ToolCall[];
+  refusal: string | null;
+}
+
+export interface CanonicalLogprobs {
+  content: unknown[] | null;
+  refusal?: unknown[] | null;
+}
+
+export interface CanonicalChoice {
+  index: number;
+  message: CanonicalAssistantMessage;
+  /** Open on the wire (reference §0: enums are open on responses); null when unknown. */
+  finish_reason: FinishReason | string | null;
+  /** The upstream's raw reason (e.g. Anthropic `end_turn`), when it differs. */
+  native_finish_reason?: string | null;
+  logprobs?: CanonicalLogprobs | null;
+}
+
+/** Reference §6.6 ChatResult (gateway-only fields such as openrouter_metadata are added later). */
+export interface CanonicalChatResponse {
+  id: string;
+  object: 'chat.completion';
+  created: number;
+  /** The upstream model name that served the request. */
+  model: string;
+  choices: CanonicalChoice[];
+  system_fingerprint: string | null;
+  service_tier?: string | null;
+  usage: CanonicalUsage;
+}
