@@ -1,0 +1,90 @@
+#!/usr/bin/env bash
+# Install everything the test suite needs on a fresh Debian machine, then run it.
+# Used by .ci/run; safe to re-run locally (skips what is already there).
+set -euo pipefail
+
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+
+phase_start=0
+phase() { phase_start=$SECONDS; echo "=== [test-all] $1"; }
+phase_done() { echo "=== [test-all] $1 done in $((SECONDS - phase_start))s"; }
+
+is_root() { [ "$(id -u)" = "0" ]; }
+
+apt_updated=0
+apt_install() {
+  if [ "$apt_updated" = "0" ]; then
+    apt-get update -qq
+    apt_updated=1
+  fi
+  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "$@"
+}
+
+have_pg_server() {
+  local dir
+  if command -v pg_config >/dev/null 2>&1; then
+    dir="$(pg_config --bindir 2>/dev/null || true)"
+    if [ -n "$dir" ] && [ -x "$dir/initdb" ] && [ -x "$dir/pg_ctl" ] && [ -x "$dir/postgres" ]; then
+      return 0
+    fi
+  fi
+  for dir in /usr/lib/postgresql/*/bin; do
+    if [ -x "$dir/initdb" ] && [ -x "$dir/pg_ctl" ] && [ -x "$dir/postgres" ]; then
+      return 0
+    fi
+  done
+  return 1
+}
+
+# --- PostgreSQL server binaries (the harness runs its own temp cluster) ---
+phase "PostgreSQL binaries"
+if have_pg_server; then
+  echo "PostgreSQL server binaries present"
+elif [ "${SWITCHYARD_TEST_SKIP_PG:-}" = "1" ]; then
+  echo "PostgreSQL missing; SWITCHYARD_TEST_SKIP_PG=1 so PG suites will skip"
+elif is_root; then
+  apt_install postgresql
+  # The package may start its own cluster on 5432; the harness doesn't use it.
+  service postgresql stop >/dev/null 2>&1 || true
+  if command -v pg_lsclusters >/dev/null 2>&1; then
+    pg_lsclusters --no-header 2>/dev/null | while read -r ver name _; do
+      pg_ctlcluster "$ver" "$name" stop >/dev/null 2>&1 || true
+    done
+  fi
+  have_pg_server || { echo "PostgreSQL install did not provide initdb/pg_ctl/postgres" >&2; exit 1; }
+else
+  echo "PostgreSQL server binaries missing and not root: install Debian's 'postgresql' package," >&2
+  echo "or set SWITCHYARD_TEST_SKIP_PG=1 to skip the PostgreSQL suites." >&2
+  exit 1
+fi
+phase_done "PostgreSQL binaries"
+
+# --- Build tools for native addons (better-sqlite3, re2) ---
+phase "build tools"
+if command -v g++ >/dev/null 2>&1 && command -v make >/dev/null 2>&1 && command -v python3 >/dev/null 2>&1; then
+  echo "g++, make, python3 present"
+elif is_root; then
+  apt_install build-essential python3
+else
+  echo "g++/make/python3 missing (needed to build native addons) and not root" >&2
+  exit 1
+fi
+phase_done "build tools"
+
+# --- npm dependencies ---
+phase "npm dependencies"
+if [ "${SWITCHYARD_FORCE_INSTALL:-}" != "1" ] && [ -f node_modules/.package-lock.json ] \
+  && [ node_modules/.package-lock.json -nt package.json ] \
+  && { [ ! -f package-lock.json ] || [ node_modules/.package-lock.json -nt package-lock.json ]; }; then
+  echo "node_modules is newer than package.json/package-lock.json: skipping install (SWITCHYARD_FORCE_INSTALL=1 to force)"
+elif [ -f package-lock.json ]; then
+  npm ci --no-audit --no-fund
+else
+  npm install --no-audit --no-fund
+fi
+phase_done "npm dependencies"
+
+# --- build and test ---
+phase "npm test"
+npm test
+phase_done "npm test"
