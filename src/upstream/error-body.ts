@@ -1,0 +1,31 @@
+/**
+ * Reads the message and vendor code out of the error bodies the gateway meets:
+ * OpenAI `{error:{message,type,code,param}}`, OpenRouter `{error:{code:int,message,metadata}}`,
+ * Anthropic `{type:'error', error:{type,message}}`, and plain `{message}` / `{error:"..."}`.
+ */
+export interface VendorError {
+  message: string | null;
+  code: string | number | null;
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+export function extractVendorError(body: unknown): VendorError {
+  if (!isRecord(body)) return { message: null, code: null };
+  const error = body.error;
+  if (typeof error === 'string') return { message: error, code: null };
+  if (isRecord(error)) {
+    const message = typeof error.message === 'string' ? error.message : null;
+    let code: string | number | null = null;
+    if (typeof error.code === 'string' || typeof error.code === 'number') code = error.code;
+    else if (typeof error.type === 'string') code = error.type;
+    if (isRecord(error.metadata)) {
+      const pc = error.metadata.provider_code;
+      if (typeof pc === 'string' || typeof pc === 'number') code = pc;
+    }
+    return { message, code };
+  }
+  return { message: typeof body.message === 'string' ? body.message : null, code: null };
+}

@@ -1,0 +1,208 @@
+import type { Readable } from 'node:stream';
+import type { Dispatcher } from 'undici';
+import { UpstreamPools, type UpstreamPoolOptions } from './pools.js';
+import { mapTransportError, type TransportErrorContext } from './transport-errors.js';
+import { abortedError, fromHttpStatus, parseRetryAfter, protocolError, timeoutError, UpstreamError } from './upstream-error.js';
+import { extractVendorError } from './error-body.js';
+
+export interface UpstreamTimeouts {
+  /** TCP/TLS connect. */
+  connectMs: number;
+  /** From dispatch until response headers, and until the first body byte (measured from dispatch). */
+  firstByteMs: number;
+  /** Longest silence between two body chunks after the first. */
+  idleMs: number;
+}
+
+export interface UpstreamCall {
+  url: string;
+  method?: 'GET' | 'POST';
+  headers: Record<string, string>;
+  body?: string;
+  providerId: string;
+  /** Only used to scrub it out of error messages. */
+  apiKey: string | null;
+  timeouts: UpstreamTimeouts;
+  signal: AbortSignal;
+}
+
+export type UpstreamHeaders = Record<string, string | string[] | undefined>;
+
+export interface UpstreamResponse {
+  status: number;
+  headers: UpstreamHeaders;
+  /** The body as chunks under the first-byte / idle timers and the abort signal. Single use. */
+  chunks(): AsyncIterable<Buffer>;
+  /** Whole body as text, at most `maxBytes` (default: client limit) or a protocol error. */
+  text(maxBytes?: number): Promise<string>;
+  /** Whole body parsed as JSON (protocol error when it is not JSON). */
+  json(): Promise<unknown>;
+  /** Drops the body and frees the socket. Safe to call more than once. */
+  discard(): void;
+}
+
+export interface UpstreamHttpClientOptions extends UpstreamPoolOptions {
+  pools?: UpstreamPools;
+  /** Largest non-stream body accepted (default 32 MiB). */
+  maxBodyBytes?: number;
+}
+
+const ERROR_BODY_BYTES = 64 * 1024;
+
+/** The single HTTP client of the gateway towards providers (undici Pool per origin). */
+export class UpstreamHttpClient {
+  private readonly pools: UpstreamPools;
+  private readonly ownsPools: boolean;
+  private readonly maxBodyBytes: number;
+
+  constructor(options: UpstreamHttpClientOptions = {}) {
+    this.pools = options.pools ?? new UpstreamPools(options);
+    this.ownsPools = options.pools === undefined;
+    this.maxBodyBytes = options.maxBodyBytes ?? 32 * 1024 * 1024;
+  }
+
+  /** Sends the request; resolves with any status once headers arrived; rejects with UpstreamError. */
+  async send(call: UpstreamCall): Promise<UpstreamResponse> {
+    const started = Date.now();
+    const ctx: TransportErrorContext = { providerId: call.providerId, apiKey: call.apiKey, signal: call.signal, timeouts: call.timeouts };
+    if (call.signal.aborted) throw abortedError(call.providerId, call.signal.reason);
+    let url: URL;
+    try {
+      url = new URL(call.url);
+    } catch (err) {
+      throw protocolError(call.providerId, 'Provider base URL is invalid', err);
+    }
+    const pool = this.pools.get(url.origin, call.timeouts.connectMs);
+    const headers: Record<string, string> = { 'accept-encoding': 'identity', 'user-agent': 'switchyard', ...call.headers };
+    if (call.body !== undefined && headers['content-type'] === undefined) headers['content-type'] = 'application/json';
+    let res: Dispatcher.ResponseData;
+    try {
+      res = await pool.request({
+        path: url.pathname + url.search,
+        method: call.method ?? 'POST',
+        headers,
+        body: call.body ?? null,
+        signal: call.signal,
+        headersTimeout: call.timeouts.firstByteMs,
+        bodyTimeout: 0, // our own first-byte / idle timers below
+      });
+    } catch (err) {
+      throw mapTransportError(err, ctx);
+    }
+    const firstByteDeadline = started + call.timeouts.firstByteMs;
+    return makeResponse(res.statusCode, res.headers as UpstreamHeaders, res.body, { ctx, firstByteDeadline, maxBodyBytes: this.maxBodyBytes });
+  }
+
+  async close(): Promise<void> {
+    if (this.ownsPools) await this.pools.close();
+  }
+}
+
+interface ResponseSettings {
+  ctx: TransportErrorContext;
+  firstByteDeadline: number;
+  maxBodyBytes: number;
+}
+
+function makeResponse(status: number, headers: UpstreamHeaders, body: Readable, s: ResponseSettings): UpstreamResponse {
+  let used = false;
+  const discard = (): void => {
+    if (!body.destroyed) body.destroy();
+  };
+  const chunks = (): AsyncIterable<Buffer> => {
+    if (used) throw new Error('upstream body already consumed');
+    used = true;
+    return timedChunks(body, s);
+  };
+  const text = async (maxBytes = s.maxBodyBytes): Promise<string> => {
+    const parts: Buffer[] = [];
+    let size = 0;
+    for await (const chunk of chunks()) {
+      size += chunk.length;
+      if (size > maxBytes) {
+        discard();
+        throw protocolError(s.ctx.providerId, `Provider response exceeds ${maxBytes} bytes`);
+      }
+      parts.push(chunk);
+    }
+    return Buffer.concat(parts).toString('utf8');
+  };
+  const json = async (): Promise<unknown> => {
+    const raw = await text();
+    try {
+      return JSON.parse(raw) as unknown;
+    } catch (err) {
+      throw protocolError(s.ctx.providerId, 'Provider returned invalid JSON', err);
+    }
+  };
+  return { status, headers, chunks, text, json, discard };
+}
+
+async function* timedChunks(body: Readable, s: ResponseSettings): AsyncGenerator<Buffer, void, undefined> {
+  const { ctx } = s;
+  let first = true;
+  let timer: NodeJS.Timeout | undefined;
+  const fire = (err: UpstreamError): void => {
+    body.destroy(err);
+  };
+  const onAbort = (): void => fire(abortedError(ctx.providerId, ctx.signal.reason));
+  ctx.signal.addEventListener('abort', onAbort, { once: true });
+  const iterator = body[Symbol.asyncIterator]() as AsyncIterator<Buffer>;
+  let finished = false;
+  try {
+    if (ctx.signal.aborted) onAbort();
+    for (;;) {
+      const wait = first ? Math.max(1, s.firstByteDeadline - Date.now()) : ctx.timeouts.idleMs;
+      timer = setTimeout(
+        fire,
+        wait,
+        first ? timeoutError(ctx.providerId, 'first byte', ctx.timeouts.firstByteMs) : timeoutError(ctx.providerId, 'idle', ctx.timeouts.idleMs),
+      );
+      let step: IteratorResult<Buffer>;
+      try {
+        step = await iterator.next();
+      } finally {
+        clearTimeout(timer);
+      }
+      if (step.done === true) {
+        finished = true;
+        return;
+      }
+      first = false;
+      yield step.value;
+    }
+  } catch (err) {
+    throw mapTransportError(err, ctx);
+  } finally {
+    ctx.signal.removeEventListener('abort', onAbort);
+    if (!finished && !body.destroyed) body.destroy();
+  }
+}
+
+/**
+ * For a non-2xx response: reads (a bounded part of) the vendor error body and throws the mapped
+ * UpstreamError. Always frees the socket.
+ */
+export async function failFromResponse(res: UpstreamResponse, call: Pick<UpstreamCall, 'providerId' | 'apiKey'>): Promise<never> {
+  let raw = '';
+  try {
+    raw = await res.text(ERROR_BODY_BYTES);
+  } catch {
+    res.discard();
+  }
+  let parsed: unknown = null;
+  try {
+    parsed = raw === '' ? null : (JSON.parse(raw) as unknown);
+  } catch {
+    parsed = null;
+  }
+  const vendor = extractVendorError(parsed);
+  throw fromHttpStatus({
+    providerId: call.providerId,
+    apiKey: call.apiKey,
+    upstreamStatus: res.status,
+    upstreamMessage: vendor.message ?? (raw.trim() === '' ? null : raw.slice(0, 300)),
+    providerCode: vendor.code,
+    retryAfterMs: parseRetryAfter(res.headers),
+  });
+}

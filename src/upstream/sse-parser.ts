@@ -1,0 +1,167 @@
+/**
+ * Incremental Server-Sent Events parser (WHATWG "event stream" interpretation): lines end in
+ * LF, CR or CRLF (also when a CRLF is split across chunks), `:` lines are comments, multi-line
+ * `data:` fields are joined with `\n`, a blank line dispatches. Bytes are decoded as streaming
+ * UTF-8, so a multi-byte character split across chunks is safe. Each chunk is scanned once.
+ */
+export interface SseEvent {
+  /** `event:` field; `message` when absent. */
+  event: string;
+  data: string;
+  id: string | null;
+}
+
+export interface SseParserOptions {
+  /** Upper bound on one pending line plus event data, in characters (default 16 MiB). */
+  maxEventChars?: number;
+  onComment?: (text: string) => void;
+}
+
+const LF = 10;
+const CR = 13;
+
+export class SseEventTooLargeError extends Error {
+  constructor(limit: number) {
+    super(`SSE event exceeds ${limit} characters`);
+    this.name = 'SseEventTooLargeError';
+  }
+}
+
+export class SseParser {
+  private readonly decoder = new TextDecoder('utf-8');
+  private readonly maxEventChars: number;
+  private readonly onComment: ((text: string) => void) | undefined;
+  private pending = '';
+  private data: string[] = [];
+  private dataChars = 0;
+  private eventType = '';
+  private lastId: string | null = null;
+  private skipLeadingLf = false;
+  private atStart = true;
+  private out: SseEvent[] = [];
+
+  constructor(options: SseParserOptions = {}) {
+    this.maxEventChars = options.maxEventChars ?? 16 * 1024 * 1024;
+    this.onComment = options.onComment;
+  }
+
+  /** Feeds bytes or text; returns the events completed by this chunk. */
+  push(chunk: Uint8Array | string): SseEvent[] {
+    let text = typeof chunk === 'string' ? chunk : this.decoder.decode(chunk, { stream: true });
+    if (text.length === 0) return [];
+    if (this.atStart) {
+      this.atStart = false;
+      if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
+    }
+    if (this.skipLeadingLf) {
+      this.skipLeadingLf = false;
+      if (text.charCodeAt(0) === LF) text = text.slice(1);
+    }
+    this.scan(text);
+    return this.take();
+  }
+
+  /** Ends the stream: a last line without terminator and a last event without blank line count. */
+  end(): SseEvent[] {
+    const rest = this.decoder.decode();
+    if (rest.length > 0) this.scan(rest);
+    if (this.pending.length > 0) {
+      const line = this.pending;
+      this.pending = '';
+      this.processLine(line);
+    }
+    this.dispatch();
+    return this.take();
+  }
+
+  private take(): SseEvent[] {
+    if (this.out.length === 0) return [];
+    const events = this.out;
+    this.out = [];
+    return events;
+  }
+
+  private scan(text: string): void {
+    let start = 0;
+    const n = text.length;
+    for (let i = 0; i < n; i++) {
+      const c = text.charCodeAt(i);
+      if (c !== LF && c !== CR) continue;
+      const piece = text.slice(start, i);
+      const line = this.pending.length > 0 ? this.pending + piece : piece;
+      this.pending = '';
+      if (c === CR) {
+        if (i + 1 < n) {
+          if (text.charCodeAt(i + 1) === LF) i++;
+        } else {
+          this.skipLeadingLf = true;
+        }
+      }
+      start = i + 1;
+      this.processLine(line);
+    }
+    if (start < n) {
+      this.pending += text.slice(start);
+      if (this.pending.length + this.dataChars > this.maxEventChars) throw new SseEventTooLargeError(this.maxEventChars);
+    }
+  }
+
+  private processLine(line: string): void {
+    if (line.length === 0) {
+      this.dispatch();
+      return;
+    }
+    if (line.charCodeAt(0) === 58 /* : */) {
+      this.onComment?.(line.slice(1).trimStart());
+      return;
+    }
+    const colon = line.indexOf(':');
+    let field: string;
+    let value: string;
+    if (colon === -1) {
+      field = line;
+      value = '';
+    } else {
+      field = line.slice(0, colon);
+      value = line.charCodeAt(colon + 1) === 32 ? line.slice(colon + 2) : line.slice(colon + 1);
+    }
+    switch (field) {
+      case 'data':
+        this.data.push(value);
+        this.dataChars += value.length + 1;
+        if (this.dataChars > this.maxEventChars) throw new SseEventTooLargeError(this.maxEventChars);
+        break;
+      case 'event':
+        this.eventType = value;
+        break;
+      case 'id':
+        if (!value.includes('\u0000')) this.lastId = value;
+        break;
+      default:
+        break; // `retry` and unknown fields are ignored
+    }
+  }
+
+  private dispatch(): void {
+    if (this.data.length === 0) {
+      this.eventType = '';
+      return;
+    }
+    this.out.push({ event: this.eventType === '' ? 'message' : this.eventType, data: this.data.join('\n'), id: this.lastId });
+    this.data = [];
+    this.dataChars = 0;
+    this.eventType = '';
+  }
+}
+
+/** Parses an async byte/text stream into SSE events. Errors of the source propagate. */
+export async function* parseSse(
+  source: AsyncIterable<Uint8Array | string>,
+  options: SseParserOptions = {},
+): AsyncGenerator<SseEvent, void, undefined> {
+  const parser = new SseParser(options);
+  for await (const chunk of source) {
+    for (const event of parser.push(chunk)) yield event;
+  }
+  for (const event of parser.end()) yield event;
+}
