@@ -1,6 +1,7 @@
 // `npm test` entry point: starts one throwaway PostgreSQL, runs every compiled *.test.js
 // under dist/ with Node's test runner, stops PostgreSQL, exits with the runner's code.
-// Usage: node dist/test/harness/run-tests.js [path-substring...]
+// Usage: node dist/test/harness/run-tests.js [path-substring...] [--node-test-flag...]
+// Arguments starting with `-` (e.g. --test-name-pattern=retry) are passed on to `node --test`.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, readdirSync } from 'node:fs';
 import { dirname, join, relative, resolve, sep } from 'node:path';
@@ -67,7 +68,9 @@ function scanCounts(line: string, counts: Counts): void {
 }
 
 async function main(): Promise<number> {
-  const filters = process.argv.slice(2);
+  const argv = process.argv.slice(2);
+  const filters = argv.filter((a) => !a.startsWith('-'));
+  const extraFlags = argv.filter((a) => a.startsWith('-'));
   const files = selectFiles(filters);
   if (files.length === 0) {
     log(filters.length > 0 ? `no test files match ${filters.join(', ')}` : `no *.test.js under ${distRoot}: build first`);
@@ -117,7 +120,7 @@ async function main(): Promise<number> {
 
     const n = concurrency();
     const reporter = process.env['SWITCHYARD_TEST_REPORTER'] ?? 'spec';
-    const args = ['--test', `--test-concurrency=${n}`, '--test-timeout=120000', `--test-reporter=${reporter}`, ...files];
+    const args = ['--test', `--test-concurrency=${n}`, '--test-timeout=120000', `--test-reporter=${reporter}`, ...extraFlags, ...files];
     log(`running ${files.length} test file(s), concurrency ${n}`);
     const counts: Counts = { pass: null, fail: null, skipped: null };
     const code = await new Promise<number>((resolveCode, reject) => {
