@@ -1,0 +1,294 @@
+/**
+ * The shape of the catalog config file and its validation. `validateCatalogConfig` takes the
+ * parsed JSON value and returns a typed CatalogConfig plus every issue found (all of them, not
+ * only the first), each naming its path. Environment variables are not consulted here.
+ */
+import {
+  DEFAULT_ZDR_VENDORS, INPUT_MODALITIES, KNOWN_PARAMETERS, MAX_PLAUSIBLE_TOKEN_PRICE,
+  MODEL_SLUG_PATTERN, OUTPUT_MODALITIES, QUANTIZATIONS, SLUG_PATTERN, ZDR_VENDORS,
+} from './constants.js';
+import { type ConfigIssue, type ConfigPath, type ObjectReader, readObject } from './config-reader.js';
+import type {
+  DataCollection, EndpointPricing, ProviderKind, Quantization, ZdrVendor, ZdrVendorConfig,
+} from './types.js';
+
+export interface ProviderConfig {
+  readonly path: ConfigPath;
+  readonly id: string;
+  readonly name: string | null;
+  readonly kind: ProviderKind;
+  readonly baseUrl: string | null;
+  readonly baseUrlEnv: string | null;
+  readonly apiKey: string | null;
+  readonly apiKeyEnv: string | null;
+  readonly headers: Record<string, string>;
+  readonly zdr: boolean;
+  readonly dataCollection: DataCollection | null;
+  readonly timeouts: { connectMs: number | null; firstByteMs: number | null; idleMs: number | null };
+  readonly enabled: boolean;
+  readonly privacyPolicyUrl: string | null;
+  readonly termsOfServiceUrl: string | null;
+  readonly statusPageUrl: string | null;
+  readonly headquarters: string | null;
+  readonly datacenters: string[] | null;
+}
+
+export interface EndpointConfig {
+  readonly provider: string;
+  readonly upstreamModel: string;
+  readonly pricing: EndpointPricing;
+  readonly contextLength: number | null;
+  readonly maxCompletionTokens: number | null;
+  readonly supportedParameters: string[] | null;
+  readonly quantization: Quantization | null;
+  readonly isModerated: boolean;
+}
+
+export interface ModelConfig {
+  readonly slug: string;
+  readonly canonicalSlug: string | null;
+  readonly name: string | null;
+  readonly description: string | null;
+  /** Unix seconds, or null to use the loader's default. */
+  readonly created: number | null;
+  readonly contextLength: number;
+  readonly inputModalities: string[] | null;
+  readonly outputModalities: string[] | null;
+  readonly tokenizer: string | null;
+  readonly instructType: string | null;
+  readonly huggingFaceId: string | null;
+  readonly supportedParameters: string[] | null;
+  readonly distillable: boolean;
+  readonly endpoints: EndpointConfig[];
+}
+
+export interface CatalogConfig {
+  readonly providers: ProviderConfig[];
+  readonly zdrVendors: Record<ZdrVendor, ZdrVendorConfig>;
+  readonly models: ModelConfig[];
+}
+
+const TOP_KEYS = ['providers', 'zdr_vendors', 'models'];
+const PROVIDER_KEYS = [
+  'id', 'name', 'kind', 'base_url', 'base_url_env', 'api_key', 'api_key_env', 'headers', 'zdr',
+  'data_collection', 'timeouts', 'enabled', 'privacy_policy_url', 'terms_of_service_url',
+  'status_page_url', 'headquarters', 'datacenters',
+];
+const TIMEOUT_KEYS = ['connect_ms', 'first_byte_ms', 'idle_ms'];
+const MODEL_KEYS = [
+  'slug', 'canonical_slug', 'name', 'description', 'created', 'context_length', 'input_modalities',
+  'output_modalities', 'tokenizer', 'instruct_type', 'hugging_face_id', 'supported_parameters',
+  'distillable', 'endpoints',
+];
+const ENDPOINT_KEYS = [
+  'provider', 'upstream_model', 'pricing', 'context_length', 'max_completion_tokens',
+  'supported_parameters', 'quantization', 'is_moderated',
+];
+/** Config key → EndpointPricing field, and whether the price is per token. */
+const PRICING_KEYS: Record<string, { field: keyof EndpointPricing; perToken: boolean }> = {
+  prompt: { field: 'prompt', perToken: true },
+  completion: { field: 'completion', perToken: true },
+  request: { field: 'request', perToken: false },
+  image: { field: 'image', perToken: false },
+  audio: { field: 'audio', perToken: false },
+  input_cache_read: { field: 'inputCacheRead', perToken: true },
+  input_cache_write: { field: 'inputCacheWrite', perToken: true },
+  internal_reasoning: { field: 'internalReasoning', perToken: true },
+  web_search: { field: 'webSearch', perToken: false },
+};
+const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
+const HTTP_URL = /^https?:\/\/[^\s]+$/;
+const COUNTRY = /^[A-Z]{2}$/;
+
+export interface ValidationOutcome {
+  readonly config: CatalogConfig | null;
+  readonly issues: ConfigIssue[];
+}
+
+export function validateCatalogConfig(value: unknown): ValidationOutcome {
+  const issues: ConfigIssue[] = [];
+  const root = readObject(value, [], issues, TOP_KEYS);
+  if (!root) return { config: null, issues };
+  const providers = readProviders(root);
+  const zdrVendors = readZdrVendors(root);
+  const providerIds = new Set(providers.map((p) => p.id));
+  const models = readModels(root, providerIds);
+  return { config: issues.length === 0 ? { providers, zdrVendors, models } : null, issues };
+}
+
+function readProviders(root: ObjectReader): ProviderConfig[] {
+  const out: ProviderConfig[] = [];
+  const seen = new Set<string>();
+  for (const item of root.array('providers', true) ?? []) {
+    const p = readObject(item.value, item.path, root.issues, PROVIDER_KEYS);
+    if (!p) continue;
+    const id = p.string('id', { required: true, pattern: SLUG_PATTERN, patternHint: 'a lowercase slug' });
+    const kind = p.string('kind', { required: true, oneOf: ['openai', 'anthropic', 'demo'] }) as ProviderKind | undefined;
+    const baseUrl = p.string('base_url', { pattern: HTTP_URL, patternHint: 'an http(s) URL' }) ?? null;
+    const baseUrlEnv = p.string('base_url_env', { pattern: ENV_NAME, patternHint: 'an environment variable name' }) ?? null;
+    const apiKey = p.string('api_key') ?? null;
+    const apiKeyEnv = p.string('api_key_env', { pattern: ENV_NAME, patternHint: 'an environment variable name' }) ?? null;
+    if (p.present('base_url') && p.present('base_url_env')) p.fail('base_url_env', 'give either base_url or base_url_env, not both');
+    if (p.present('api_key') && p.present('api_key_env')) p.fail('api_key_env', 'give either api_key or api_key_env, not both');
+    if (kind !== undefined && kind !== 'demo' && !p.present('base_url') && !p.present('base_url_env')) {
+      p.issues.push({ path: p.path, message: `provider of kind "${kind}" needs base_url or base_url_env` });
+    }
+    const t = p.object('timeouts', TIMEOUT_KEYS);
+    const timeouts = {
+      connectMs: t?.number('connect_ms', { integer: true, positive: true }) ?? null,
+      firstByteMs: t?.number('first_byte_ms', { integer: true, positive: true }) ?? null,
+      idleMs: t?.number('idle_ms', { integer: true, positive: true }) ?? null,
+    };
+    if (id !== undefined) {
+      if (seen.has(id)) p.fail('id', `duplicate provider id "${id}"`);
+      seen.add(id);
+    }
+    const provider: ProviderConfig = {
+      path: item.path,
+      id: id ?? '',
+      name: p.string('name') ?? null,
+      kind: kind ?? 'openai',
+      baseUrl,
+      baseUrlEnv,
+      apiKey,
+      apiKeyEnv,
+      headers: p.stringMap('headers') ?? {},
+      zdr: p.boolean('zdr') ?? false,
+      dataCollection: (p.string('data_collection', { oneOf: ['allow', 'deny'] }) as DataCollection | undefined) ?? null,
+      timeouts,
+      enabled: p.boolean('enabled') ?? true,
+      privacyPolicyUrl: p.string('privacy_policy_url') ?? null,
+      termsOfServiceUrl: p.string('terms_of_service_url') ?? null,
+      statusPageUrl: p.string('status_page_url') ?? null,
+      headquarters: p.string('headquarters', { pattern: COUNTRY, patternHint: 'an ISO 3166 alpha-2 code' }) ?? null,
+      datacenters: p.stringArray('datacenters', { pattern: COUNTRY, patternHint: 'an ISO 3166 alpha-2 code' }) ?? null,
+    };
+    out.push(provider);
+  }
+  return out;
+}
+
+function readZdrVendors(root: ObjectReader): Record<ZdrVendor, ZdrVendorConfig> {
+  const result: Record<ZdrVendor, ZdrVendorConfig> = { ...DEFAULT_ZDR_VENDORS };
+  const section = root.object('zdr_vendors', ZDR_VENDORS);
+  if (!section) return result;
+  for (const vendor of ZDR_VENDORS) {
+    const v = section.object(vendor, ['name', 'authors']);
+    if (!v) continue;
+    const name = v.string('name', { required: true, pattern: SLUG_PATTERN, patternHint: 'a lowercase slug' });
+    const authors = v.stringArray('authors', { required: true, nonEmpty: true, pattern: SLUG_PATTERN, patternHint: 'a lowercase author slug' });
+    if (name === 'other') v.fail('name', '"other" is reserved for enforce_zdr_other');
+    if (name !== undefined && authors !== undefined) result[vendor] = { name, authors };
+  }
+  const names = new Map<string, ZdrVendor>();
+  const authors = new Map<string, ZdrVendor>();
+  for (const vendor of ZDR_VENDORS) {
+    const entry = result[vendor];
+    const clash = names.get(entry.name);
+    if (clash) section.issues.push({ path: [...section.path, vendor, 'name'], message: `vendor name "${entry.name}" is also used by ${clash}` });
+    names.set(entry.name, vendor);
+    for (const author of entry.authors) {
+      const other = authors.get(author);
+      if (other) section.issues.push({ path: [...section.path, vendor, 'authors'], message: `author "${author}" is also listed under ${other}` });
+      authors.set(author, vendor);
+    }
+  }
+  return result;
+}
+
+function readModels(root: ObjectReader, providerIds: ReadonlySet<string>): ModelConfig[] {
+  const out: ModelConfig[] = [];
+  const seen = new Map<string, string>();
+  for (const item of root.array('models', true) ?? []) {
+    const m = readObject(item.value, item.path, root.issues, MODEL_KEYS);
+    if (!m) continue;
+    const slug = m.string('slug', { required: true, pattern: MODEL_SLUG_PATTERN, patternHint: 'a lowercase "author/name" slug' });
+    const canonical = m.string('canonical_slug', { pattern: MODEL_SLUG_PATTERN, patternHint: 'a lowercase "author/name" slug' });
+    for (const [key, value] of [['slug', slug], ['canonical_slug', canonical]] as const) {
+      if (value === undefined || (key === 'canonical_slug' && value === slug)) continue;
+      const previous = seen.get(value);
+      if (previous !== undefined) m.fail(key, `"${value}" is already used as the ${previous}`);
+      else seen.set(value, `${key} of models[${String(item.path[1])}]`);
+    }
+    const contextLength = m.number('context_length', { required: true, integer: true, positive: true });
+    const endpoints = readEndpoints(m, providerIds);
+    out.push({
+      slug: slug ?? '',
+      canonicalSlug: canonical ?? null,
+      name: m.string('name') ?? null,
+      description: m.string('description') ?? null,
+      created: readCreated(m),
+      contextLength: contextLength ?? 0,
+      inputModalities: m.stringArray('input_modalities', { nonEmpty: true, oneOf: INPUT_MODALITIES }) ?? null,
+      outputModalities: m.stringArray('output_modalities', { nonEmpty: true, oneOf: OUTPUT_MODALITIES }) ?? null,
+      tokenizer: m.string('tokenizer') ?? null,
+      instructType: m.string('instruct_type') ?? null,
+      huggingFaceId: m.string('hugging_face_id') ?? null,
+      supportedParameters: m.stringArray('supported_parameters', { oneOf: KNOWN_PARAMETERS }) ?? null,
+      distillable: m.boolean('distillable') ?? false,
+      endpoints,
+    });
+  }
+  return out;
+}
+
+function readCreated(m: ObjectReader): number | null {
+  if (!m.present('created')) return null;
+  const value = m.value['created'];
+  if (typeof value === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(value)) {
+    const ms = Date.parse(`${value}T00:00:00Z`);
+    if (Number.isFinite(ms)) return Math.floor(ms / 1000);
+  }
+  if (typeof value === 'number' && Number.isInteger(value) && value >= 0) return value;
+  m.fail('created', 'must be Unix seconds or a date "YYYY-MM-DD"');
+  return null;
+}
+
+function readEndpoints(m: ObjectReader, providerIds: ReadonlySet<string>): EndpointConfig[] {
+  const out: EndpointConfig[] = [];
+  const items = m.array('endpoints', true);
+  if (items && items.length === 0) m.fail('endpoints', 'a model needs at least one endpoint');
+  const used = new Set<string>();
+  for (const item of items ?? []) {
+    const e = readObject(item.value, item.path, m.issues, ENDPOINT_KEYS);
+    if (!e) continue;
+    const provider = e.string('provider', { required: true });
+    if (provider !== undefined) {
+      if (!providerIds.has(provider)) e.fail('provider', `unknown provider "${provider}"`);
+      else if (used.has(provider)) e.fail('provider', `provider "${provider}" already serves this model`);
+      used.add(provider);
+    }
+    const upstreamModel = e.string('upstream_model', { required: true });
+    const pricing = readPricing(e);
+    out.push({
+      provider: provider ?? '',
+      upstreamModel: upstreamModel ?? '',
+      pricing: pricing ?? { prompt: 0, completion: 0 },
+      contextLength: e.number('context_length', { integer: true, positive: true }) ?? null,
+      maxCompletionTokens: e.number('max_completion_tokens', { integer: true, positive: true }) ?? null,
+      supportedParameters: e.stringArray('supported_parameters', { oneOf: KNOWN_PARAMETERS }) ?? null,
+      quantization: (e.string('quantization', { oneOf: QUANTIZATIONS }) as Quantization | undefined) ?? null,
+      isModerated: e.boolean('is_moderated') ?? false,
+    });
+  }
+  return out;
+}
+
+function readPricing(e: ObjectReader): EndpointPricing | undefined {
+  const p = e.object('pricing', Object.keys(PRICING_KEYS), true);
+  if (!p) return undefined;
+  const pricing: Record<string, number> = {};
+  for (const [key, { field, perToken }] of Object.entries(PRICING_KEYS)) {
+    const value = p.number(key, { required: key === 'prompt' || key === 'completion', min: 0 });
+    if (value === undefined) continue;
+    if (perToken && value > MAX_PLAUSIBLE_TOKEN_PRICE) {
+      p.fail(key, `${value} USD per token is implausible; prices are USD per TOKEN (e.g. $2.50 per million = 0.0000025)`);
+      continue;
+    }
+    pricing[field] = value;
+  }
+  const prompt = pricing['prompt'];
+  const completion = pricing['completion'];
+  if (prompt === undefined || completion === undefined) return undefined;
+  return { ...pricing, prompt, completion };
+}
