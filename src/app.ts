@@ -1,0 +1,96 @@
+import { randomUUID } from 'node:crypto';
+import swagger from '@fastify/swagger';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import { installErrorHandling } from './http/plugins/error-handler.js';
+import { requireKey } from './http/plugins/auth.js';
+import { validatorCompiler } from './http/validation.js';
+import { ErrorEnvelope } from './http/schemas/common.js';
+import { KeyObject } from './http/schemas/keys.js';
+import { MemberObject } from './http/schemas/members.js';
+import { WorkspaceMemberObject, WorkspaceObject } from './http/schemas/workspaces.js';
+import { currentKeyRoute, keyManagementRoutes } from './http/routes/keys.js';
+import { memberRoutes } from './http/routes/members.js';
+import { workspaceRoutes } from './http/routes/workspaces.js';
+import { healthRoutes } from './http/routes/health.js';
+import type { App } from './http/types.js';
+import type { Services } from './services.js';
+
+export const API_PREFIX = '/api/v1';
+
+export interface BuildAppOptions {
+  services: Services;
+  bodyLimitBytes: number;
+  logger: FastifyServerOptions['logger'];
+  /** Extra route groups registered by later feature areas, each in its auth scope. */
+  extensions?: AppExtension[];
+}
+
+export interface AppExtension {
+  level: 'management' | 'api' | 'any' | 'public';
+  register(app: App, services: Services): void;
+}
+
+/** Request logs carry method, path and status; never bodies, query values or headers. */
+const serializers = {
+  req: (req: { method: string; url: string; id: string }) => ({ method: req.method, path: req.url.split('?')[0], id: req.id }),
+};
+
+export async function buildApp(options: BuildAppOptions): Promise<FastifyInstance> {
+  const { services } = options;
+  const app = Fastify({
+    logger: options.logger === false ? false : { ...(typeof options.logger === 'object' ? options.logger : {}), serializers, redact: ['req.headers.authorization'] },
+    bodyLimit: options.bodyLimitBytes,
+    genReqId: () => `req_${randomUUID()}`,
+    return503OnClosing: true,
+    forceCloseConnections: false,
+    routerOptions: { ignoreTrailingSlash: true, maxParamLength: 500 },
+  }).withTypeProvider<TypeBoxTypeProvider>();
+
+  app.setValidatorCompiler(validatorCompiler);
+  installErrorHandling(app, options.bodyLimitBytes);
+  // An empty body on a POST without payload (e.g. rotate) is no body, not malformed JSON.
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (_request, body, done) => {
+    const text = typeof body === 'string' ? body : body.toString('utf8');
+    if (text.trim() === '') return done(null, undefined);
+    try {
+      done(null, JSON.parse(text, (key, value: unknown) => (key === '__proto__' ? undefined : value)));
+    } catch (error) {
+      done(error instanceof Error ? error : new Error(String(error)), undefined);
+    }
+  });
+
+  for (const schema of [ErrorEnvelope, KeyObject, WorkspaceObject, WorkspaceMemberObject, MemberObject]) app.addSchema(schema);
+
+  await app.register(swagger, {
+    openapi: {
+      openapi: '3.1.0',
+      info: { title: 'Switchyard', version: '1.0.0', description: 'Self-hosted, OpenRouter-compatible model gateway' },
+      servers: [{ url: API_PREFIX }],
+      components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } } },
+      security: [{ bearer: [] }],
+    },
+    transform: ({ schema, url }) => ({ schema, url: url.startsWith(API_PREFIX) ? url.slice(API_PREFIX.length) || '/' : url }),
+  });
+
+  healthRoutes(app, services);
+  await app.register(
+    async (api: App) => {
+      api.get('/openapi.json', { schema: { hide: true } }, () => app.swagger());
+      const scope = (level: AppExtension['level'], register: (scoped: App) => void) =>
+        api.register(async (scoped: App) => {
+          if (level !== 'public') requireKey(scoped, services.authenticator, level);
+          register(scoped);
+        });
+      await scope('management', (s) => {
+        keyManagementRoutes(s, services);
+        memberRoutes(s, services);
+        workspaceRoutes(s, services);
+      });
+      await scope('any', (s) => currentKeyRoute(s, services));
+      for (const ext of options.extensions ?? []) await scope(ext.level, (s) => ext.register(s, services));
+    },
+    { prefix: API_PREFIX },
+  );
+  return app;
+}

@@ -1,0 +1,50 @@
+/**
+ * The process environment, read once at start and passed down (never read elsewhere).
+ * Names are the product's contract (decisions.md).
+ */
+export interface ServerConfig {
+  port: number;
+  host: string;
+  databaseUrl: string;
+  managementKey: string | null;
+  configPath: string | null;
+  bodyLimitBytes: number;
+  logLevel: string;
+  ownerEmail: string;
+  /** Re-read cached key records after this long where the store gives no change signal. */
+  keyCacheRevalidateMs: number;
+}
+
+export class ConfigError extends Error {}
+
+function integer(env: NodeJS.ProcessEnv, name: string, fallback: number, min: number, max: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < min || value > max) {
+    throw new ConfigError(`${name} must be an integer from ${min} to ${max}, got "${raw}"`);
+  }
+  return value;
+}
+
+export function loadServerConfig(env: NodeJS.ProcessEnv): ServerConfig {
+  const databaseUrl = env.SWITCHYARD_DATABASE_URL || 'sqlite:./data/switchyard.db';
+  if (!/^(sqlite:|postgres(ql)?:\/\/)/.test(databaseUrl)) {
+    throw new ConfigError('SWITCHYARD_DATABASE_URL must start with sqlite: or postgres://');
+  }
+  const managementKey = env.SWITCHYARD_MANAGEMENT_KEY || null;
+  if (managementKey !== null && !/^sk-sy-v1-[0-9a-f]{64}$/.test(managementKey)) {
+    throw new ConfigError('SWITCHYARD_MANAGEMENT_KEY must be sk-sy-v1- followed by 64 lowercase hex characters');
+  }
+  return {
+    port: integer(env, 'PORT', 8080, 0, 65535),
+    host: env.HOST || '127.0.0.1',
+    databaseUrl,
+    managementKey,
+    configPath: env.SWITCHYARD_CONFIG || null,
+    bodyLimitBytes: integer(env, 'SWITCHYARD_BODY_LIMIT_BYTES', 10 * 1024 * 1024, 1024, 1024 * 1024 * 1024),
+    logLevel: env.SWITCHYARD_LOG_LEVEL || 'info',
+    ownerEmail: env.SWITCHYARD_OWNER_EMAIL || 'owner@switchyard.local',
+    keyCacheRevalidateMs: integer(env, 'SWITCHYARD_KEY_CACHE_REVALIDATE_MS', 1000, 0, 3_600_000),
+  };
+}

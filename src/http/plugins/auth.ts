@@ -1,0 +1,41 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { errors } from '../../errors/index.js';
+import type { KeyAuthenticator } from '../../domain/keys/authenticator.js';
+import type { KeyKind, KeyRecord } from '../../domain/keys/types.js';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** The key that authenticated this request; set by the scope's onRequest hook. */
+    principal: KeyRecord;
+  }
+}
+
+/** Which keys a route scope admits. */
+export type AuthLevel = 'management' | 'api' | 'any';
+
+function bearerToken(request: FastifyRequest): string {
+  const header = request.headers.authorization;
+  if (header === undefined || header.trim() === '') throw errors.missingAuth();
+  const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
+  if (match === null || match[1] === undefined) throw errors.invalidAuth('Authorization header must be "Bearer <key>"');
+  return match[1];
+}
+
+function admits(level: AuthLevel, kind: KeyKind): boolean {
+  return level === 'any' || (level === 'management' ? kind === 'management' : kind === 'api');
+}
+
+/**
+ * Makes `scope` an authenticated scope: every route registered in it requires a key of the
+ * given level. Handlers never check keys themselves.
+ */
+export function requireKey(scope: FastifyInstance, authenticator: KeyAuthenticator, level: AuthLevel): void {
+  scope.decorateRequest('principal', null as unknown as KeyRecord);
+  scope.addHook('onRequest', async (request) => {
+    const record = await authenticator.authenticate(bearerToken(request));
+    if (!admits(level, record.kind)) {
+      throw level === 'management' ? errors.managementOnly() : errors.apiKeyOnly();
+    }
+    request.principal = record;
+  });
+}

@@ -1,0 +1,43 @@
+import type { FastifyError, FastifyInstance } from 'fastify';
+import { errors, isGatewayError, renderError, type GatewayError } from '../../errors/index.js';
+
+/** Maps Fastify's own client errors (bad JSON, size, media type) to the registry. */
+function fromFastify(error: FastifyError, bodyLimit: number): GatewayError {
+  switch (error.code) {
+    case 'FST_ERR_CTP_BODY_TOO_LARGE':
+      return errors.payloadTooLarge(bodyLimit);
+    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+      return errors.unsupportedMediaType('this Content-Type');
+    case 'FST_ERR_CTP_EMPTY_JSON_BODY':
+      return errors.invalidRequest('Request body is empty; send a JSON object');
+    case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
+      return errors.invalidRequest('Content-Length does not match the body');
+    default:
+      break;
+  }
+  if (error instanceof SyntaxError || error.code === 'FST_ERR_CTP_INVALID_JSON_BODY') {
+    return errors.invalidRequest('Malformed JSON in request body');
+  }
+  const status = error.statusCode ?? 500;
+  if (status >= 400 && status < 500) return errors.invalidRequest(error.message);
+  return errors.internal(error);
+}
+
+export function installErrorHandling(app: FastifyInstance, bodyLimit: number): void {
+  app.setErrorHandler((raw: FastifyError | GatewayError | Error, request, reply) => {
+    let error: GatewayError;
+    if (isGatewayError(raw)) error = raw;
+    else if ('validation' in raw && Array.isArray(raw.validation)) error = errors.invalidRequest(raw.message);
+    else error = fromFastify(raw as FastifyError, bodyLimit);
+    if (error.status >= 500) {
+      // The cause is logged for operators (without request bodies); the client sees a masked message.
+      request.log.error({ err: error.cause ?? raw, code: error.code }, 'request failed');
+    }
+    void reply.code(error.status).headers(error.headers).send(renderError(error));
+  });
+
+  app.setNotFoundHandler((request, reply) => {
+    const error = errors.routeNotFound(request.method, request.url.split('?')[0] ?? '');
+    void reply.code(404).send(renderError(error));
+  });
+}

@@ -1,0 +1,1 @@
+export { openStore, describeDatabaseUrl, type Store, type Repositories, type Dialect } from './store.js';

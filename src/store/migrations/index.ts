@@ -1,0 +1,14 @@
+import type { Migration, MigrationProvider } from 'kysely';
+import * as m001 from './001-foundation.js';
+
+/**
+ * Versioned migrations, compiled into the binary (no directory scanning at run time).
+ * Append new ones; never edit one that has shipped.
+ */
+const migrations: Record<string, Migration> = {
+  '001-foundation': m001,
+};
+
+export const migrationProvider: MigrationProvider = {
+  getMigrations: () => Promise.resolve(migrations),
+};

@@ -1,0 +1,77 @@
+import { Migrator, type Kysely } from 'kysely';
+import type { KeyRepository } from '../domain/keys/types.js';
+import type { MemberRepository } from '../domain/members/types.js';
+import type { WorkspaceRepository } from '../domain/workspaces/types.js';
+import { migrationProvider } from './migrations/index.js';
+import { openPostgres } from './postgres/connect.js';
+import { createKeyRepository } from './repositories/keys.js';
+import { createMemberRepository } from './repositories/members.js';
+import { createWorkspaceRepository } from './repositories/workspaces.js';
+import type { Database } from './schema.js';
+import { openSqlite } from './sqlite/connect.js';
+
+export type Dialect = 'sqlite' | 'postgres';
+
+/** Repositories over one connection or one transaction. */
+export interface Repositories {
+  members: MemberRepository;
+  workspaces: WorkspaceRepository;
+  keys: KeyRepository;
+}
+
+export interface Store extends Repositories {
+  readonly dialect: Dialect;
+  /** Runs `fn` in one transaction; everything it does commits or rolls back together. */
+  withTransaction<T>(fn: (repos: Repositories) => Promise<T>): Promise<T>;
+  /**
+   * A value that changes when another process wrote to the store, so in-process caches know to
+   * drop what they hold. `null` when the dialect has no such cheap signal.
+   */
+  externalChangeMarker(): number | null;
+  migrate(): Promise<string[]>;
+  ping(): Promise<void>;
+  close(): Promise<void>;
+}
+
+function repositories(db: Kysely<Database>): Repositories {
+  return {
+    members: createMemberRepository(db),
+    workspaces: createWorkspaceRepository(db),
+    keys: createKeyRepository(db),
+  };
+}
+
+export function describeDatabaseUrl(url: string): Dialect {
+  if (url.startsWith('sqlite:')) return 'sqlite';
+  if (url.startsWith('postgres://') || url.startsWith('postgresql://')) return 'postgres';
+  throw new Error('SWITCHYARD_DATABASE_URL must start with sqlite: or postgres://');
+}
+
+export function openStore(url: string): Store {
+  const dialect = describeDatabaseUrl(url);
+  let db: Kysely<Database>;
+  let marker: () => number | null = () => null;
+  if (dialect === 'sqlite') {
+    const conn = openSqlite(url);
+    db = conn.db;
+    marker = conn.dataVersion;
+  } else {
+    db = openPostgres(url).db;
+  }
+  return {
+    dialect,
+    ...repositories(db),
+    withTransaction: (fn) => db.transaction().execute((trx) => fn(repositories(trx))),
+    externalChangeMarker: () => marker(),
+    async migrate() {
+      const migrator = new Migrator({ db, provider: migrationProvider });
+      const { error, results } = await migrator.migrateToLatest();
+      if (error !== undefined) throw error instanceof Error ? error : new Error(String(error));
+      return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
+    },
+    async ping() {
+      await db.selectFrom('store_meta').select('key').limit(1).execute();
+    },
+    close: () => db.destroy(),
+  };
+}
