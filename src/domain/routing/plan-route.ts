@@ -1,0 +1,114 @@
+/**
+ * Chooses, for one request, the ordered endpoints to try: the primary model's endpoints, then each
+ * fallback model's (unless sort.partition = none), filtered by availability, guardrail policy and
+ * the request's provider preferences, ordered by ordering.ts. When nothing survives, the refusal
+ * names the rule that removed the last candidates.
+ */
+import type { Catalog, CatalogModel, ZdrGroup } from '../../catalog/index.js';
+import { NO_HEALTH_DATA } from './health.js';
+import { orderEntries } from './ordering.js';
+import { type Entry, type Stage, endpointStages, modelStages } from './stages.js';
+import type { HealthView, ProviderPreferences, RouteRefusal, RouteResult, RoutingPolicy } from './types.js';
+import { DEFAULT_PREFERENCES } from './validate-preferences.js';
+
+/** No guardrail restrictions. */
+export const OPEN_POLICY: RoutingPolicy = Object.freeze({
+  allowedModels: null,
+  ignoredModels: new Set<string>(),
+  allowedProviders: null,
+  ignoredProviders: new Set<string>(),
+  zdrGroups: new Set<ZdrGroup>(),
+});
+
+export interface PlanRouteOptions {
+  readonly catalog: Catalog;
+  /** The request's `model` (slug or canonical slug); optional when `models` is given. */
+  readonly model?: string | null;
+  /** The request's `models` fallback list, in priority order. */
+  readonly models?: readonly string[] | null;
+  /** Validated `provider` preferences (validateProviderPreferences); default: none. */
+  readonly preferences?: ProviderPreferences;
+  /** Guardrail policy; default: no restrictions. */
+  readonly policy?: RoutingPolicy;
+  /** Names of the request parameters present (temperature, tools …), for require_parameters. */
+  readonly requestParameters?: Iterable<string>;
+  /** Breaker and EWMA data; default: everything healthy, no samples. */
+  readonly health?: HealthView;
+}
+
+function resolveModels(catalog: Catalog, options: PlanRouteOptions): CatalogModel[] | RouteRefusal {
+  const requested = [
+    ...(options.model ? [options.model] : []),
+    ...(options.models ?? []),
+  ];
+  if (requested.length === 0) return { kind: 'missing_model' };
+  const out: CatalogModel[] = [];
+  for (const slug of requested) {
+    const model = catalog.findModel(slug);
+    if (!model) return { kind: 'unknown_model', model: slug };
+    if (!out.includes(model)) out.push(model);
+  }
+  return out;
+}
+
+/** Applies the stages in order; reports the first stage after which nothing is left. */
+function applyStages<T>(items: T[], stages: readonly Stage<T>[]): { items: T[]; emptiedBy?: Stage<T>; removed: T[] } {
+  let current = items;
+  for (const stage of stages) {
+    const kept = current.filter((item) => stage.keep(item));
+    if (kept.length === 0) return { items: kept, emptiedBy: stage, removed: current };
+    current = kept;
+  }
+  return { items: current, removed: [] };
+}
+
+function refusalFor<T>(stage: Stage<T>, models: readonly CatalogModel[], reasons: string[]): RouteRefusal {
+  const slugs = models.map((m) => m.slug);
+  if (stage.kind === 'availability') return { kind: 'no_endpoints', reasons, models: slugs };
+  if (stage.kind === 'policy') return { kind: 'policy', rule: stage.rule, models: slugs };
+  return { kind: 'preference', rule: stage.rule, models: slugs };
+}
+
+export function planRoute(options: PlanRouteOptions): RouteResult {
+  const { catalog } = options;
+  const prefs = options.preferences ?? DEFAULT_PREFERENCES;
+  const policy = options.policy ?? OPEN_POLICY;
+  const health = options.health ?? NO_HEALTH_DATA;
+
+  const resolved = resolveModels(catalog, options);
+  if (!Array.isArray(resolved)) return { ok: false, refusal: resolved };
+
+  const byModel = applyStages(resolved, modelStages(policy, prefs));
+  if (byModel.emptiedBy) return { ok: false, refusal: refusalFor(byModel.emptiedBy, resolved, []) };
+  const models = byModel.items;
+
+  const entries: Entry[] = [];
+  models.forEach((model, modelIndex) => {
+    model.endpoints.forEach((endpoint, endpointIndex) => {
+      const provider = catalog.findProvider(endpoint.providerId);
+      if (provider) entries.push({ model, modelIndex, endpoint, endpointIndex, provider });
+    });
+  });
+  const params = new Set(options.requestParameters ?? []);
+  const filtered = applyStages(entries, endpointStages(policy, prefs, params));
+  if (filtered.emptiedBy) {
+    const reasons = [...new Set(filtered.removed.map((e) => `provider "${e.provider.id}": ${e.provider.unavailableReason ?? 'unavailable'}`))];
+    return { ok: false, refusal: refusalFor(filtered.emptiedBy, models, reasons) };
+  }
+
+  let ordered = orderEntries(filtered.items, prefs, health);
+  if (!prefs.allowFallbacks && prefs.order === null) {
+    // No provider fallbacks: only each model's first choice (model fallbacks still apply).
+    const seen = new Set<CatalogModel>();
+    ordered = ordered.filter((e) => (seen.has(e.model) ? false : (seen.add(e.model), true)));
+  }
+  return {
+    ok: true,
+    candidates: ordered.map((e) => Object.freeze({
+      model: e.model,
+      endpoint: e.endpoint,
+      provider: e.provider,
+      healthy: health.isHealthy(e.endpoint.key),
+    })),
+  };
+}
