@@ -20,11 +20,12 @@ async function retryOnce<T>(fn: () => Promise<T>, recheck: () => Promise<T | nul
 
 /**
  * Makes the store usable: the default workspace exists, an owner member exists, and a management
- * key exists (exactly `SWITCHYARD_MANAGEMENT_KEY` when that is set). Idempotent.
+ * key exists (exactly `SWITCHYARD_MANAGEMENT_KEY` when that is set). Idempotent. The CLI passes
+ * `createFirstKey: false`: a key it created silently would never be shown to anyone.
  */
 export async function bootstrap(
   services: Services,
-  options: { managementKey: string | null; ownerEmail: string },
+  options: { managementKey: string | null; ownerEmail: string; createFirstKey?: boolean },
 ): Promise<BootstrapResult> {
   const { store } = services;
   await retryOnce(
@@ -61,8 +62,10 @@ export async function bootstrap(
     return { createdToken: null, managementKeyHash: issued.record.hash };
   }
 
-  if ((await store.keys.listManagement()).length > 0) return { createdToken: null, managementKeyHash: null };
   const owner = await ensureOwner();
+  if (options.createFirstKey === false || (await store.keys.listManagement()).length > 0) {
+    return { createdToken: null, managementKeyHash: null };
+  }
   const issued = await services.keys.createManagementKey({ name: 'bootstrap', memberId: owner.id });
   return { createdToken: issued.token, managementKeyHash: issued.record.hash };
 }

@@ -1,0 +1,22 @@
+#!/usr/bin/env node
+import { ConfigError, loadServerConfig } from '../config/env.js';
+import { CliError, runCommand, type CliIo } from './commands.js';
+
+/** The `switchyard` command. Exit codes: 0 ok, 1 failure, 2 bad usage or configuration. */
+async function main(): Promise<void> {
+  const io: CliIo = { out: (s) => process.stdout.write(s + '\n'), err: (s) => process.stderr.write(s + '\n') };
+  try {
+    const code = await runCommand(process.argv.slice(2), { env: process.env, io, loadConfig: loadServerConfig });
+    if (code !== null) process.exitCode = code;
+  } catch (error) {
+    if (error instanceof CliError || error instanceof ConfigError) {
+      io.err(`switchyard: ${error.message}`);
+      process.exitCode = 2;
+      return;
+    }
+    io.err(`switchyard: ${error instanceof Error ? error.message : String(error)}`);
+    process.exitCode = 1;
+  }
+}
+
+void main();
