@@ -1,0 +1,111 @@
+import nlp from 'compromise';
+
+/**
+ * Word lists for the person-name detector. The bulk comes from compromise's own lexicon
+ * (≈3,000 first names tagged MaleName/FemaleName/FirstName, ≈900 LastName, plus Person
+ * entries); the supplements below add common names it lacks (South/East Asian, African,
+ * Arabic, Slavic, Iberian) and the first names that are also ordinary English words.
+ */
+export type NameClass = 'first' | 'ambiguous' | 'last' | 'person' | 'common' | 'unknown';
+
+const SUPPLEMENT_FIRST = `priya aarti ananya anjali arjun rohan rahul vikram sanjay deepak ravi suresh ramesh
+anil sunil amit ankit neha pooja kavya divya lakshmi meera nisha rajesh ashok vijay arun kiran
+wei jie ming xiao li na hui yan fang jing lei jun hao yu zhen mei ling qiang bo tao
+hiroshi takeshi kenji haruto yuki yuto sota ren aiko sakura yui hana emi akiko keiko naoko
+minjun seojun jiwoo seoyeon jiho hyun jimin soyeon eunji
+chidi chiamaka ngozi emeka obinna oluwaseun olumide tunde ade ayodele kwame kofi ama akua
+abena yaw thabo sipho themba lerato zanele wanjiru wanjiku njeri kamau otieno achieng amara
+omar tariq yusuf youssef khalid karim rania layla leila yasmin noor nour zainab aisha amina
+hassan hussein ibrahim mustafa farah samira mehmet emre elif zeynep ayse
+olga svetlana natasha dmitri dmitry sergei vladimir igor anya katya irina oksana tatiana
+piotr pawel krzysztof agnieszka katarzyna malgorzata tomasz jakub zofia
+joao joão gonçalo inês beatriz matías mateo santiago valentina camila sofía lucía alejandro
+thiago rafael gustavo bruno leonardo isabela giulia alessandro lorenzo francesca chiara
+sven lars henrik ingrid astrid freya bjorn björn anders magnus linnea maja
+siobhan niamh aoife ciaran cian oisin saoirse eoin padraig
+lukas jonas leon finn mia emma lena hannah felix maximilian jürgen jurgen klaus dieter
+ines ivan ana marta elena pablo jorge javier diego carmen rosa lucia`;
+
+const SUPPLEMENT_LAST = `müller mueller schmidt schneider fischer weber meyer wagner becker schulz hoffmann
+nakamura tanaka suzuki watanabe takahashi kobayashi yamamoto ito sato kato yoshida yamada
+singh kumar sharma gupta patel reddy iyer nair rao mehta shah joshi chopra kapoor malhotra
+zhang wang liu chen yang huang zhao zhou wu xu sun ma zhu hu guo lin he gao luo zheng
+nguyen tran pham hoang huynh vo dang bui
+kim park choi jung kang cho yoon jang lim
+okafor okonkwo adeyemi adebayo okoro eze nwosu mensah asante osei boateng otieno kamau
+mwangi ochieng abubakar bello
+rossi russo ferrari esposito bianchi romano colombo ricci marino greco bruno gallo
+fernández fernandez lópez lopez martínez martinez sánchez sanchez pérez perez gómez gomez
+rodríguez rodriguez gonzález gonzalez hernández hernandez ramírez ramirez torres flores
+silva santos oliveira souza costa pereira almeida carvalho ribeiro
+kowalski nowak wiśniewski wisniewski wójcik wojcik kowalczyk kamiński kaminski lewandowski
+ivanov petrov smirnov popov sokolov kuznetsov volkov novak horvat
+dubois durand lefebvre moreau laurent girard bonnet dupont lambert fontaine rousseau
+jansen janssen bakker visser smit meijer mulder bos vos
+johansson andersson karlsson nilsson eriksson larsson olsen hansen nielsen jensen
+murphy kelly sullivan walsh byrne ryan o'brien obrien o'connor oconnor mcdonald macdonald
+hashemi hosseini ahmadi rezaei yilmaz kaya demir şahin sahin çelik celik`;
+
+/** First names that are also everyday English words: a name only with a surname or title. */
+const AMBIGUOUS = `will may bill june april august hope faith rose jack summer art chase sue pat frank
+joy dawn iris lily ruby amber ray miles gene guy rich don penny holly ivy grace lance mark
+grant drew nick rob skip pierce spike buck chuck foster mack peg stew bob wade sky page king
+young brown white black green price cook baker carol sunny dale glen cliff rod max eve robin
+heather violet jasmine crystal destiny harmony angel paris brooke misty autumn an bo gay
+major minor rusty sandy stormy willow river rain storm star sage hunter taylor mason carter
+cooper parker austin jordan dallas houston sydney victoria virginia georgia florence
+charity patience prudence constance mercy melody bud buddy chip colt flint forrest heath
+jay jewel kit lane lark marsh norm oak pearl reed rich rocky rowan royal ruth shad
+tanner terry tex trinity true val vale warren wren dusty cash dean dick doc earl ernest
+fox gale gay gil gus hal hank herb homer jimmy lou lad lee lynn mae marina mercedes mo
+pete phoenix rey roman sal sherry sonny tia tony toby ty van vern`;
+
+const toSet = (words: string): Set<string> => new Set(words.split(/\s+/).filter((w) => w.length > 0));
+
+const FIRST = toSet(SUPPLEMENT_FIRST);
+const LAST = toSet(SUPPLEMENT_LAST);
+const AMBIG = toSet(AMBIGUOUS);
+
+function lexicon(): Record<string, unknown> {
+  const model: unknown = nlp.model();
+  if (typeof model !== 'object' || model === null || !('one' in model)) return {};
+  const one: unknown = model.one;
+  if (typeof one !== 'object' || one === null || !('lexicon' in one)) return {};
+  const lex: unknown = one.lexicon;
+  return typeof lex === 'object' && lex !== null ? (lex as Record<string, unknown>) : {};
+}
+
+const LEX = lexicon();
+
+function tagOf(word: string): string | undefined {
+  const tag = Object.prototype.hasOwnProperty.call(LEX, word) ? LEX[word] : undefined;
+  if (typeof tag === 'string') return tag;
+  if (Array.isArray(tag)) return tag.join(',');
+  return undefined;
+}
+
+/** Class of one lower-cased word. */
+export function classifyWord(lower: string): NameClass {
+  if (AMBIG.has(lower)) return 'ambiguous';
+  const tag = tagOf(lower);
+  const named = tag === 'MaleName' || tag === 'FemaleName' || tag === 'FirstName' || tag === 'LastName';
+  if (FIRST.has(lower) || LAST.has(lower)) {
+    // A supplement entry that is also an ordinary word (`he`, `sun`): a name only in context.
+    if (tag !== undefined && !named && tag !== 'Person') return 'ambiguous';
+    return FIRST.has(lower) ? 'first' : 'last';
+  }
+  if (tag === undefined) {
+    const dash = lower.indexOf('-');
+    if (dash > 0) return classifyWord(lower.slice(0, dash)) === 'first' ? 'first' : 'unknown';
+    return 'unknown';
+  }
+  if (tag === 'MaleName' || tag === 'FemaleName' || tag === 'FirstName') return 'first';
+  if (tag === 'LastName') return 'last';
+  if (tag === 'Person') return 'person';
+  return 'common';
+}
+
+/** A multi-word lexicon entry tagged as a person (`bill gates`, `theresa may`). */
+export function isKnownPerson(lowerPhrase: string): boolean {
+  return tagOf(lowerPhrase) === 'Person';
+}

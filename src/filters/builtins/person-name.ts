@@ -1,0 +1,170 @@
+import nlp from 'compromise';
+import type { Filter, FilterMatch } from '../types.js';
+import { BUILTIN_LABELS } from '../labels.js';
+import { compileRe2, findSpans } from '../regex.js';
+import { classifyWord, isKnownPerson, type NameClass } from './name-lexicon.js';
+
+/**
+ * Person names. Full NLP over every prompt is far too slow for the request path (compromise
+ * tags ≈100 KB/s), so the detector works on capitalised-word runs and decides with:
+ * 1. a title before the run (`Mr.`, `Dr`, `Prof.`, `Mrs`) → the run is a name;
+ * 2. a trigger before it (`my name is`, `call me`, `Dear`, `Regards,`, `ask`, `cc:`) → a name
+ *    unless the word is an ordinary word;
+ * 3. lexicon: a known first name (compromise's ≈3,000 plus a supplement) with optional
+ *    surnames, a known surname alone or after any capitalised word, a known person bigram;
+ *    first names that are everyday words (`Will`, `May`, `Bill`, `Grant`) need a surname;
+ * 4. runs of two or three capitalised words none of which is in the lexicon go to
+ *    compromise `nlp(sentence).people()` — only that sentence is parsed.
+ * Misses: lower-case names, names in non-Latin scripts, lone unknown surnames, names that
+ * are also common words without a title/surname ("ask Hope").
+ */
+const TOKEN = compileRe2(String.raw`\p{Lu}[\p{L}\p{M}'’-]*\.?`);
+
+const TITLES = new Set(
+  `mr mrs ms miss mx dr prof professor sir dame lord lady rev reverend hon capt captain sgt
+  sergeant lt lieutenant officer detective det judge justice senator sen governor gov rep
+  president coach nurse mme mlle herr frau señor señora sr sra dott dottore madame monsieur
+  uncle aunt auntie grandma grandpa father sister brother fr`.split(/\s+/),
+);
+const PARTICLES = /^\s(?:(?:van|von|de|der|den|da|di|del|della|la|le|du|dos|das|bin|ibn|al|el|ter|ten|af|y)\s){0,2}$/;
+const STRONG_TRIGGER =
+  /(?:\bmy\s+name\s+is|\bmy\s+name's|\bname\s*:|\bnamed|\bcall\s+me|\bsigned|\bsincerely,|\bregards,|\bdear|\battn:?|\battention:|\bfrom:|\bcc:|\bauthor:|\bassignee:|\bcontact\s+person:)\s*$/i;
+const WEAK_TRIGGER =
+  /(?:\bhi|\bhello|\bhey|\bthanks,?|\bthank\s+you,?|\bcheers,|\bbest,|\bask|\btell|\bping|\bemail|\bcontact|\bthank|\bmeet|\bmet\s+with|\bspoke\s+(?:with|to)|\btalk\s+to|\bthis\s+is|\bi'm|\bi\s+am|\bcc)\s*$/i;
+
+interface Token {
+  start: number;
+  end: number;
+  lower: string;
+  cls: NameClass;
+  initial: boolean;
+  caps: boolean;
+  title: boolean;
+}
+
+const LABEL = BUILTIN_LABELS['person-name'];
+
+function toToken(text: string, start: number, rawEnd: number): Token {
+  let end = rawEnd;
+  const dotted = text[end - 1] === '.';
+  if (dotted) end--;
+  let word = text.slice(start, end);
+  const possessive = /['’]s$/.exec(word);
+  if (possessive !== null) {
+    word = word.slice(0, -2);
+    end -= 2;
+  }
+  while (word.endsWith('-') || word.endsWith("'")) {
+    word = word.slice(0, -1);
+    end--;
+  }
+  const lower = word.toLowerCase();
+  const initial = word.length === 1 && dotted;
+  const caps = word.length > 1 && word === word.toUpperCase();
+  return { start, end: initial ? end + 1 : end, lower, cls: classifyWord(lower), initial, caps, title: TITLES.has(lower) };
+}
+
+function sentenceInitial(text: string, start: number): boolean {
+  let i = start - 1;
+  while (i >= 0 && (text[i] === ' ' || text[i] === '\t' || text[i] === '"' || text[i] === '“' || text[i] === '(' || text[i] === '*' || text[i] === '-')) i--;
+  return i < 0 || text[i] === '.' || text[i] === '!' || text[i] === '?' || text[i] === '\n' || text[i] === ':';
+}
+
+/** Runs of capitalised tokens separated by one space (or a lower-case name particle). */
+function runsOf(text: string, tokens: Token[]): Token[][] {
+  const runs: Token[][] = [];
+  let run: Token[] = [];
+  for (const t of tokens) {
+    const prev = run[run.length - 1];
+    if (prev !== undefined && t.start - prev.end <= 12 && PARTICLES.test(text.slice(prev.end, t.start))) {
+      run.push(t);
+    } else {
+      if (run.length > 0) runs.push(run);
+      run = [t];
+    }
+  }
+  if (run.length > 0) runs.push(run);
+  return runs;
+}
+
+/** May follow a first name as a middle name or surname (`Theresa May`, `John F. Kennedy`). */
+const surnameLike = (t: Token): boolean =>
+  !t.caps && !t.title && t.cls !== 'common';
+
+function sentenceAround(text: string, start: number, end: number): [number, number] {
+  let s = start;
+  while (s > 0 && start - s < 200 && !'.!?\n'.includes(text[s - 1] ?? '')) s--;
+  let e = end;
+  while (e < text.length && e - end < 200 && !'.!?\n'.includes(text[e] ?? '')) e++;
+  return [s, e];
+}
+
+/** compromise on one sentence: does it tag [start, end) (sentence-relative) as a person? */
+function nlpSaysPerson(sentence: string, start: number, end: number): boolean {
+  const people: unknown = nlp(sentence).people().json({ offset: true });
+  if (!Array.isArray(people)) return false;
+  for (const p of people) {
+    const offset: unknown = typeof p === 'object' && p !== null && 'offset' in p ? p.offset : null;
+    if (typeof offset !== 'object' || offset === null || !('start' in offset) || !('length' in offset)) continue;
+    const s = Number(offset.start);
+    const e = s + Number(offset.length);
+    if (s < end && e > start) return true;
+  }
+  return false;
+}
+
+function decideRun(text: string, run: Token[], out: FilterMatch[]): void {
+  let i = 0;
+  while (i < run.length) {
+    const t = run[i] as Token;
+    const next = run[i + 1];
+    // 1. Title + up to three following words: `Dr. Patel`, `Mrs Jane Doe`.
+    if (t.title && next !== undefined && !next.caps) {
+      let j = i + 1;
+      while (j + 1 < run.length && j - i < 3 && surnameLike(run[j + 1] as Token)) j++;
+      out.push({ start: next.start, end: (run[j] as Token).end, replacement: LABEL });
+      i = j + 1;
+      continue;
+    }
+    let j = i;
+    while (j + 1 < run.length && j - i < 3 && surnameLike(run[j + 1] as Token)) j++;
+    const hasSurname = j > i;
+    const surnames = run.slice(i + 1, j + 1);
+    const before = text.slice(Math.max(0, t.start - 24), t.start);
+    let name = false;
+    if (t.caps || t.title || t.initial) {
+      name = false;
+    } else if (STRONG_TRIGGER.test(before)) {
+      name = t.cls !== 'common' || hasSurname;
+    } else if (t.cls === 'first' || t.cls === 'last') {
+      name = true;
+    } else if (t.cls === 'ambiguous' || t.cls === 'person') {
+      // `Will Smith` yes, `Will you` / `May I` / `Bill` alone no.
+      name = hasSurname && surnames.some((w) => w.cls !== 'ambiguous' || surnames.length > 1);
+    } else if (t.cls === 'unknown' && hasSurname && surnames.some((w) => w.cls === 'last' || w.cls === 'first')) {
+      name = true;
+    } else if (t.cls === 'unknown' && WEAK_TRIGGER.test(before)) {
+      name = true;
+    } else if (next !== undefined && isKnownPerson(`${t.lower} ${next.lower}`)) {
+      name = true;
+      j = i + 1;
+    } else if (t.cls === 'unknown' && hasSurname && surnames.every((w) => w.cls === 'unknown')) {
+      const last = run[j] as Token;
+      const [s, e] = sentenceAround(text, t.start, last.end);
+      name = nlpSaysPerson(text.slice(s, e), t.start - s, last.end - s);
+    }
+    if (name) out.push({ start: t.start, end: (run[j] as Token).end, replacement: LABEL });
+    i = name ? j + 1 : i + 1;
+  }
+}
+
+export const personNameFilter: Filter = {
+  id: 'person-name',
+  label: LABEL,
+  find(text: string): FilterMatch[] {
+    const tokens = findSpans(TOKEN, text).map(([s, e]) => toToken(text, s, e));
+    const out: FilterMatch[] = [];
+    for (const run of runsOf(text, tokens)) decideRun(text, run, out);
+    return out;
+  },
+};

@@ -1,0 +1,30 @@
+import type { BuiltinSlug } from './types.js';
+
+/** System-assigned redaction placeholders of the builtin filters (decisions.md, Guardrails). */
+export const BUILTIN_LABELS: Readonly<Record<BuiltinSlug, string>> = Object.freeze({
+  email: '[EMAIL]',
+  phone: '[PHONE]',
+  ssn: '[SSN]',
+  'credit-card': '[CREDIT_CARD]',
+  'ip-address': '[IP_ADDRESS]',
+  'person-name': '[PERSON_NAME]',
+  address: '[ADDRESS]',
+  'regex-prompt-injection': '[PROMPT_INJECTION]',
+});
+
+export const BUILTIN_SLUGS: readonly BuiltinSlug[] = Object.freeze(
+  Object.keys(BUILTIN_LABELS) as BuiltinSlug[],
+);
+
+export function isBuiltinSlug(value: unknown): value is BuiltinSlug {
+  return typeof value === 'string' && Object.prototype.hasOwnProperty.call(BUILTIN_LABELS, value);
+}
+
+export function builtinLabel(slug: BuiltinSlug): string {
+  return BUILTIN_LABELS[slug];
+}
+
+/** Placeholder of a custom filter: `[label]` when it has a label, else `[REDACTED]`. */
+export function customLabel(label: string | null): string {
+  return label === null || label === '' ? '[REDACTED]' : `[${label}]`;
+}

@@ -1,0 +1,64 @@
+import type { CompiledFilter, CompiledFilterSet, FilterMatch, ScanOptions, ScanResult, TextSegment } from './types.js';
+import { FilterFailureError } from './errors.js';
+import { applySpans, mergeSpans } from './spans.js';
+
+/** Roles scanned by a `user_only` filter (the legacy completions prompt is user text). */
+const USER_ROLES: ReadonlySet<TextSegment['role']> = new Set(['user', 'prompt']);
+
+function applies(filter: CompiledFilter, segment: TextSegment): boolean {
+  return filter.scope === 'all_messages' || USER_ROLES.has(segment.role);
+}
+
+/**
+ * Run a compiled set over request segments. Order: block filters first (the first one that
+ * matches, in set order, is reported and nothing else runs), then flag and redact filters.
+ * A detector that throws fails the scan with FilterFailureError (fail-closed) unless
+ * `failOpen`, which skips it and lists it in `failedFilters`.
+ */
+export function scan(set: CompiledFilterSet, segments: TextSegment[], options: ScanOptions = {}): ScanResult {
+  const failed: string[] = [];
+  const failedSet = new Set<string>();
+  const run = (f: CompiledFilter, text: string): FilterMatch[] => {
+    if (failedSet.has(f.key)) return [];
+    try {
+      return f.filter.find(text);
+    } catch (error) {
+      if (options.failOpen !== true) throw new FilterFailureError(f.name, error);
+      failedSet.add(f.key);
+      failed.push(f.name);
+      return [];
+    }
+  };
+
+  for (const f of set.filters) {
+    if (f.action !== 'block') continue;
+    for (const segment of segments) {
+      if (!applies(f, segment) || segment.text.length === 0) continue;
+      if (run(f, segment.text).length > 0) {
+        return { blocked: { filter: f.name }, flags: [], segments: segments.slice(), redactions: 0, failedFilters: failed };
+      }
+    }
+  }
+
+  const flags: string[] = [];
+  let redactions = 0;
+  const out = segments.map((segment) => {
+    if (segment.text.length === 0) return segment;
+    const matches: FilterMatch[] = [];
+    for (const f of set.filters) {
+      if (f.action === 'block' || !applies(f, segment)) continue;
+      const found = run(f, segment.text);
+      if (found.length === 0) continue;
+      if (f.action === 'flag') {
+        if (!flags.includes(f.name)) flags.push(f.name);
+      } else {
+        for (const m of found) matches.push(m);
+      }
+    }
+    if (matches.length === 0) return segment;
+    const spans = mergeSpans(matches);
+    redactions += spans.length;
+    return { role: segment.role, text: applySpans(segment.text, spans) };
+  });
+  return { blocked: null, flags, segments: out, redactions, failedFilters: failed };
+}
