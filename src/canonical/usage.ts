@@ -22,6 +22,16 @@ export interface CanonicalUsage {
   /** Gateway-filled (accounting) fields; adapters leave them out. */
   cost?: number | null;
   is_byok?: boolean;
+  /**
+   * Internal (never rendered): set when the upstream reported no usage and the adapter counted
+   * it itself (about four characters per token), so accounting can tell the two apart.
+   */
+  estimated?: boolean;
+}
+
+/** Rough token count for text when an upstream reports no usage (≈ 4 characters per token). */
+export function estimateTokens(text: string): number {
+  return text.length === 0 ? 0 : Math.ceil(text.length / 4);
 }
 
 export function makeUsage(promptTokens: number, completionTokens: number): CanonicalUsage {

@@ -1,0 +1,85 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { CanonicalChatRequest, CanonicalChatResponse, CanonicalChunk, CanonicalUsage } from '../../canonical/index.js';
+import { abortedError } from '../../upstream/index.js';
+import { nowSeconds } from '../json.js';
+import type { CallContext, ProviderAdapter, ProviderEndpointConfig } from '../types.js';
+import { demoAnswer, demoId, type DemoAnswer } from './answer.js';
+
+export interface DemoAdapterOptions {
+  /** Pause between streamed pieces (default 0). An endpoint may override it with `?delay_ms=N` in its base URL. */
+  chunkDelayMs?: number;
+}
+
+function usageOf(a: DemoAnswer): CanonicalUsage {
+  return { prompt_tokens: a.promptTokens, completion_tokens: a.completionTokens, total_tokens: a.promptTokens + a.completionTokens };
+}
+
+function delayFor(endpoint: ProviderEndpointConfig, fallback: number): number {
+  const m = /[?&]delay_ms=(\d+)/.exec(endpoint.baseUrl);
+  return m?.[1] === undefined ? fallback : Number(m[1]);
+}
+
+/**
+ * Built-in provider with no network: deterministic answers derived from the request (echo of
+ * the last user message, or a call of the first/chosen tool), streamed word by word.
+ * Legacy completions are left to completionViaChat.
+ */
+export class DemoAdapter implements ProviderAdapter {
+  readonly kind = 'demo' as const;
+
+  constructor(private readonly options: DemoAdapterOptions = {}) {}
+
+  async chat(endpoint: ProviderEndpointConfig, req: CanonicalChatRequest, ctx: CallContext): Promise<CanonicalChatResponse> {
+    if (ctx.signal.aborted) throw abortedError(endpoint.providerId, ctx.signal.reason);
+    const a = demoAnswer(req);
+    const content = a.pieces.join('');
+    return {
+      id: demoId(req),
+      object: 'chat.completion',
+      created: nowSeconds(),
+      model: req.model,
+      choices: [
+        {
+          index: 0,
+          message:
+            a.toolCalls.length > 0
+              ? { role: 'assistant', content: null, tool_calls: a.toolCalls, refusal: null }
+              : { role: 'assistant', content, refusal: null },
+          finish_reason: a.finishReason,
+        },
+      ],
+      system_fingerprint: null,
+      usage: usageOf(a),
+    };
+  }
+
+  async chatStream(endpoint: ProviderEndpointConfig, req: CanonicalChatRequest, ctx: CallContext): Promise<AsyncIterable<CanonicalChunk>> {
+    if (ctx.signal.aborted) throw abortedError(endpoint.providerId, ctx.signal.reason);
+    return this.chunks(endpoint, req, ctx);
+  }
+
+  private async *chunks(endpoint: ProviderEndpointConfig, req: CanonicalChatRequest, ctx: CallContext): AsyncGenerator<CanonicalChunk, void, undefined> {
+    const a = demoAnswer(req);
+    const delay = delayFor(endpoint, this.options.chunkDelayMs ?? 0);
+    const base = { id: demoId(req), object: 'chat.completion.chunk' as const, created: nowSeconds(), model: req.model };
+    const step = async (): Promise<void> => {
+      if (delay > 0) await sleep(delay, undefined, { signal: ctx.signal }).catch(() => undefined);
+      if (ctx.signal.aborted) throw abortedError(endpoint.providerId, ctx.signal.reason);
+    };
+    yield { ...base, choices: [{ index: 0, delta: { role: 'assistant', content: '' }, finish_reason: null }] };
+    for (const piece of a.pieces) {
+      await step();
+      yield { ...base, choices: [{ index: 0, delta: { content: piece }, finish_reason: null }] };
+    }
+    for (const [index, call] of a.toolCalls.entries()) {
+      await step();
+      yield {
+        ...base,
+        choices: [{ index: 0, delta: { tool_calls: [{ index, id: call.id, type: 'function', function: { name: call.function.name, arguments: call.function.arguments } }] }, finish_reason: null }],
+      };
+    }
+    await step();
+    yield { ...base, choices: [{ index: 0, delta: {}, finish_reason: a.finishReason }] };
+    yield { ...base, choices: [], usage: usageOf(a) };
+  }
+}

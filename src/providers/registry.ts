@@ -1,0 +1,53 @@
+import { UpstreamHttpClient } from '../upstream/index.js';
+import { AnthropicAdapter } from './anthropic/adapter.js';
+import { DemoAdapter, type DemoAdapterOptions } from './demo/adapter.js';
+import { OpenAiCompatibleAdapter } from './openai-compatible/adapter.js';
+import type { ProviderAdapter, ProviderKind } from './types.js';
+
+export interface ProviderRegistry {
+  get(kind: ProviderKind): ProviderAdapter;
+  /** Closes the upstream pools (when the registry created its own client). */
+  close(): Promise<void>;
+}
+
+export interface ProviderRegistryOptions {
+  /** Share one client (and its pools) with other users; otherwise the registry owns one. */
+  http?: UpstreamHttpClient;
+  demo?: DemoAdapterOptions;
+}
+
+/** The adapters of one gateway instance, sharing one upstream HTTP client. */
+export function createProviderRegistry(options: ProviderRegistryOptions = {}): ProviderRegistry {
+  const http = options.http ?? new UpstreamHttpClient();
+  const owns = options.http === undefined;
+  const adapters: Record<ProviderKind, ProviderAdapter> = {
+    openai: new OpenAiCompatibleAdapter(http),
+    anthropic: new AnthropicAdapter(http),
+    demo: new DemoAdapter(options.demo),
+  };
+  return {
+    get(kind: ProviderKind): ProviderAdapter {
+      const adapter = adapters[kind];
+      if (adapter === undefined) throw new Error(`Unknown provider kind: ${String(kind)}`);
+      return adapter;
+    },
+    async close(): Promise<void> {
+      if (owns) await http.close();
+    },
+  };
+}
+
+let defaultRegistry: ProviderRegistry | null = null;
+
+/** Process-wide registry for callers that do not build their own (created on first use). */
+export function getAdapter(kind: ProviderKind): ProviderAdapter {
+  defaultRegistry ??= createProviderRegistry();
+  return defaultRegistry.get(kind);
+}
+
+/** Closes the process-wide registry's pools (graceful shutdown, end of tests). */
+export async function closeDefaultAdapters(): Promise<void> {
+  const registry = defaultRegistry;
+  defaultRegistry = null;
+  if (registry !== null) await registry.close();
+}

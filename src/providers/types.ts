@@ -1,0 +1,54 @@
+import type {
+  CanonicalChatRequest,
+  CanonicalChatResponse,
+  CanonicalChunk,
+  CanonicalCompletionChunk,
+  CanonicalCompletionRequest,
+  CanonicalCompletionResponse,
+} from '../canonical/index.js';
+
+export type ProviderKind = 'openai' | 'anthropic' | 'demo';
+
+/** One configured upstream endpoint (from config; the key is already resolved). */
+export interface ProviderEndpointConfig {
+  providerId: string;
+  kind: ProviderKind;
+  /** Includes the version prefix, e.g. `https://api.openai.com/v1`, `https://api.anthropic.com/v1`. */
+  baseUrl: string;
+  apiKey: string | null;
+  /** Extra headers sent on every call (e.g. `HTTP-Referer`, `OpenAI-Organization`). */
+  headers?: Record<string, string>;
+  timeouts: { connectMs: number; firstByteMs: number; idleMs: number };
+}
+
+export interface CallContext {
+  /** Aborting it aborts the upstream request and frees its socket (client disconnect). */
+  signal: AbortSignal;
+  requestId: string;
+}
+
+/**
+ * Every adapter does chat and chatStream; legacy completions are optional (absent: the gateway
+ * uses completionViaChat). All failures are UpstreamError (src/upstream).
+ */
+export interface ProviderAdapter {
+  readonly kind: ProviderKind;
+  chat(endpoint: ProviderEndpointConfig, req: CanonicalChatRequest, ctx: CallContext): Promise<CanonicalChatResponse>;
+  /**
+   * Resolves once the upstream answered 2xx AND delivered its first event, so errors before the
+   * first token (HTTP errors, timeouts, an immediate error event) still reject and the caller can
+   * fall back. After that, failures surface as the iterator throwing UpstreamError. The last
+   * chunk carries `usage`. Breaking out of the loop aborts the upstream request.
+   */
+  chatStream(endpoint: ProviderEndpointConfig, req: CanonicalChatRequest, ctx: CallContext): Promise<AsyncIterable<CanonicalChunk>>;
+  completion?(
+    endpoint: ProviderEndpointConfig,
+    req: CanonicalCompletionRequest,
+    ctx: CallContext,
+  ): Promise<CanonicalCompletionResponse>;
+  completionStream?(
+    endpoint: ProviderEndpointConfig,
+    req: CanonicalCompletionRequest,
+    ctx: CallContext,
+  ): Promise<AsyncIterable<CanonicalCompletionChunk>>;
+}
