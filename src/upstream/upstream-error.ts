@@ -92,6 +92,8 @@ export interface HttpFailure {
   upstreamMessage: string | null;
   providerCode?: string | number | null;
   retryAfterMs?: number | null;
+  /** `stream` when the status came from an error event inside a 2xx stream. */
+  kind?: 'http' | 'stream';
 }
 
 /**
@@ -104,7 +106,7 @@ export function fromHttpStatus(failure: HttpFailure): UpstreamError {
   const s = failure.upstreamStatus;
   const detail = failure.upstreamMessage === null ? '' : sanitizeMessage(failure.upstreamMessage, failure.apiKey);
   const base = {
-    kind: 'http' as const,
+    kind: failure.kind ?? 'http',
     providerId: failure.providerId,
     upstreamStatus: s,
     providerCode: failure.providerCode ?? s,
