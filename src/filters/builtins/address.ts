@@ -22,18 +22,19 @@ const US_TYPE = String.raw`(?:Street|St|Avenue|Ave|Av|Road|Rd|Boulevard|Blvd|Lan
 const UNIT = String.raw`(?:,?\s+(?:Apt|Apartment|Suite|Ste|Unit|Flat|Floor|Fl|Room|Rm|#)\.?\s*#?[A-Za-z0-9-]{1,6})?`;
 const CITY = String.raw`\p{Lu}[\p{L}\p{M}.'-]*(?:\s+\p{Lu}[\p{L}\p{M}.'-]*){0,2}`;
 const UK_POSTCODE = String.raw`[A-Z]{1,2}\d[A-Z\d]?\s?\d[ABD-HJLNP-UW-Z]{2}`;
-const US_TAIL = String.raw`(?:,\s*${CITY},?\s+[A-Z]{2}\s+\d{5}(?:-\d{4})?|,?\s+[A-Z]{2}\s+\d{5}(?:-\d{4})?|,\s*${CITY},?\s+${UK_POSTCODE}|,\s*${UK_POSTCODE})?`;
-const US_FORM = String.raw`${NUM},?\s+(?:(?:[NSEW]|North|South|East|West|Old|Upper|Lower)\.?\s+)?(?:(?:${UP}|\d{1,3}(?:st|nd|rd|th))\s+){1,4}${US_TYPE}\b\.?(?:\s+(?:NW|NE|SW|SE|N|S|E|W)\b\.?)?${UNIT}${US_TAIL}`;
+const US_TAIL = String.raw`(?:,\s*${CITY},?\s+[A-Z]{2}\s+\d{5}(?:-\d{4})?|,?\s+[A-Z]{2}\s+\d{5}(?:-\d{4})?|,\s*${CITY},?\s+${UK_POSTCODE}|,\s*${UK_POSTCODE}|,\s*${CITY}(?:\s+\d{1,2}\b)?)?`;
+const LEAD_UNIT = String.raw`(?:(?:Flat|Apt|Apartment|Unit|Suite)\s+[A-Za-z0-9-]{1,5},?\s+)?`;
+const US_FORM = String.raw`${LEAD_UNIT}${NUM},?\s+(?:(?:[NSEW]|North|South|East|West|Old|Upper|Lower)\.?\s+)?(?:(?:${UP}|\d{1,3}(?:st|nd|rd|th))\s+){1,4}${US_TYPE}\b\.?(?:\s+(?:NW|NE|SW|SE|N|S|E|W|North|South|East|West)\b\.?)?${UNIT}${US_TAIL}`;
 const PO_BOX = String.raw`(?:P\.?\s?O\.?\s*Box|Post\s+Office\s+Box)\s+\d{1,6}${US_TAIL}`;
 
-const EU_SUFFIX = String.raw`(?:straße|strasse|str\.|weg|gasse|platz|allee|damm|ufer|chaussee|gracht|straat|laan|plein|kade|singel|steeg|vej|gatan|vägen|gränd|katu|tie)`;
+const EU_SUFFIX = String.raw`(?i:straße|strasse|str\.|weg|gasse|platz|allee|damm|ufer|chaussee|gracht|straat|laan|plein|kade|singel|steeg|vej|gatan|vägen|gränd|katu|tie)`;
 const EU_WORD = String.raw`(?:Straße|Strasse|Str\.|Weg|Gasse|Platz|Allee|Damm|Ufer|Ring|Chaussee|Markt)`;
-const EU_POST = String.raw`(?:,?\s*(?:[A-Z]{1,2}-)?(?:\d{4,5}|\d{4}\s?[A-Z]{2})\s+\p{Lu}[\p{L}\p{M}-]+(?:\s+(?:am|an\s+der|im)\s+\p{Lu}[\p{L}\p{M}-]+)?)?`;
-const GERMANIC = String.raw`(?:\p{Lu}[\p{L}\p{M}-]*\p{Ll}${EU_SUFFIX}|\p{Lu}[\p{L}\p{M}]+\s+${EU_WORD})\s+\d{1,4}(?:\s?[a-zA-Z]\b)?(?:-\d{1,4})?${EU_POST}`;
+const EU_POST = String.raw`(?:,?\s*(?:[A-Z]{1,2}-)?(?:\d{4}\s?[A-Z]{2}\b|\d{3}\s\d{2}\b|\d{4,5})\s+\p{Lu}[\p{L}\p{M}-]+(?:\s+(?:am|an\s+der|im)\s+\p{Lu}[\p{L}\p{M}-]+)?)?`;
+const GERMANIC = String.raw`(?:\p{Lu}[\p{L}\p{M}-]*[\p{Ll}-]${EU_SUFFIX}|\p{Lu}[\p{L}\p{M}]+\s+${EU_WORD})\s+\d{1,4}(?:\s?[a-zA-Z]\b)?(?:-\d{1,4})?${EU_POST}`;
 
 const PARTICLE = String.raw`(?:(?:de\s+la|de\s+l'|de|du|des|d'|la|le|les|del|di|della|dei|degli|do|dos|das|da)\s*)`;
 const ROMANCE_NAME = String.raw`${PARTICLE}?\p{Lu}[\p{L}\p{M}'-]+(?:\s+${PARTICLE}?\p{Lu}[\p{L}\p{M}'-]+){0,3}`;
-const ROMANCE_POST = String.raw`(?:,?\s*\d{4,5}\s+\p{Lu}[\p{L}\p{M}-]+)?`;
+const ROMANCE_POST = String.raw`(?:,?\s*(?:\d{4}-\d{3}|\d{2}-\d{3}|\d{4,5})\s+\p{Lu}[\p{L}\p{M}-]+)?`;
 const NUMBER_FIRST = String.raw`\d{1,4}(?:\s?(?:bis|ter))?,?\s+(?:rue|avenue|av\.|boulevard|bd|place|chemin|allée|impasse|quai|cours|route|Rue|Avenue|Boulevard|Place|Chemin|Allée|Impasse|Quai|Cours|Route)\s+${ROMANCE_NAME}${ROMANCE_POST}`;
 const TYPE_FIRST = String.raw`(?:Calle|C/|Avenida|Avda\.|Plaza|Paseo|Carrer|Via|Viale|Piazza|Piazzale|Corso|Largo|Rua|Praça|Travessa|Rue|ul\.|ulica|Ulica)\s+${ROMANCE_NAME},?\s+(?:n[º°o]\.?\s*)?\d{1,4}[a-zA-Z]?\b${ROMANCE_POST}`;
 const POSTCODE_KEYWORD = String.raw`(?i:post\s?code|postal\s+code)\s*:?\s*${UK_POSTCODE}`;

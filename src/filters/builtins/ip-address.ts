@@ -16,7 +16,7 @@ const IPV6 = compileRe2('[0-9A-Fa-f.]*:[0-9A-Fa-f.:]+');
 
 /** Words that make a dotted quad a version or a section number rather than an address. */
 const VERSION_CONTEXT =
-  /(?:\bv|\bversion|\bver\.?|\brelease|\brel\.?|\bbuild|\bfirmware|\bfw|\brev\.?|\bsection|\bchapter|\bclause|§)\s*:?\s*$/i;
+  /(?:\bv|\bversion|\bver\.?|\breleased?|\brel\.?|\bbuilds?|\bpatch|\bsdk|\bfirmware|\bfw|\brev\.?|\bsection|\bchapter|\bclause|§)\s*:?\s*$/i;
 
 const LABEL = BUILTIN_LABELS['ip-address'];
 

@@ -61,7 +61,10 @@ function toToken(text: string, start: number, rawEnd: number): Token {
   const lower = word.toLowerCase();
   const initial = word.length === 1 && dotted;
   const caps = word.length > 1 && word === word.toUpperCase();
-  return { start, end: initial ? end + 1 : end, lower, cls: classifyWord(lower), initial, caps, title: TITLES.has(lower) };
+  const title = TITLES.has(lower);
+  // Keep the dot of an initial or title (`F.`, `Dr.`) so the run continues after it.
+  const keepDot = dotted && possessive === null && (initial || title);
+  return { start, end: keepDot ? end + 1 : end, lower, cls: classifyWord(lower), initial, caps, title };
 }
 
 function sentenceInitial(text: string, start: number): boolean {
@@ -118,11 +121,12 @@ function decideRun(text: string, run: Token[], out: FilterMatch[]): void {
   while (i < run.length) {
     const t = run[i] as Token;
     const next = run[i + 1];
-    // 1. Title + up to three following words: `Dr. Patel`, `Mrs Jane Doe`.
+    // 1. Title + up to three following words: `Dr. Patel`, `Mrs Jane Doe` (the title is
+    //    redacted too: it can reveal gender or profession).
     if (t.title && next !== undefined && !next.caps) {
       let j = i + 1;
       while (j + 1 < run.length && j - i < 3 && surnameLike(run[j + 1] as Token)) j++;
-      out.push({ start: next.start, end: (run[j] as Token).end, replacement: LABEL });
+      out.push({ start: t.start, end: (run[j] as Token).end, replacement: LABEL });
       i = j + 1;
       continue;
     }
@@ -138,6 +142,9 @@ function decideRun(text: string, run: Token[], out: FilterMatch[]): void {
       name = t.cls !== 'common' || hasSurname;
     } else if (t.cls === 'first' || t.cls === 'last') {
       name = true;
+    } else if (next !== undefined && isKnownPerson(`${t.lower} ${next.lower}`)) {
+      name = true; // `Bill Gates`, `Theresa May`: known bigrams from compromise's lexicon
+      j = Math.max(j, i + 1);
     } else if (t.cls === 'ambiguous' || t.cls === 'person') {
       // `Will Smith` yes, `Will you` / `May I` / `Bill` alone no.
       name = hasSurname && surnames.some((w) => w.cls !== 'ambiguous' || surnames.length > 1);
@@ -145,9 +152,6 @@ function decideRun(text: string, run: Token[], out: FilterMatch[]): void {
       name = true;
     } else if (t.cls === 'unknown' && WEAK_TRIGGER.test(before)) {
       name = true;
-    } else if (next !== undefined && isKnownPerson(`${t.lower} ${next.lower}`)) {
-      name = true;
-      j = i + 1;
     } else if (t.cls === 'unknown' && hasSurname && surnames.every((w) => w.cls === 'unknown')) {
       const last = run[j] as Token;
       const [s, e] = sentenceAround(text, t.start, last.end);

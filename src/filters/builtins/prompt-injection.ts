@@ -29,7 +29,7 @@ export const INJECTION_PATTERNS: ReadonlyArray<{ id: string; description: string
   {
     id: 'ignore-everything',
     description: 'ignore / forget everything you were told (above, so far)',
-    source: '(?:ignore|disregard|forget)\\s+(?:everything|anything|all)\\s+(?:you\\s+(?:were|have\\s+been|\'ve\\s+been)\\s+(?:told|given|instructed|taught)|(?:written\\s+|said\\s+|stated\\s+)?(?:above|so\\s+far|before\\s+this(?:\\s+(?:line|message|point))?))',
+    source: '(?:ignore|disregard|forget)\\s+(?:(?:everything|anything|all)\\s+(?:you\\s+(?:were|have\\s+been|\'ve\\s+been)\\s+(?:told|given|instructed|taught)|(?:of\\s+)?(?:the\\s+)?(?:written\\s+|said\\s+|stated\\s+)?(?:above|so\\s+far|before\\s+this(?:\\s+(?:line|message|point))?))|the\\s+above(?:\\s+(?:text|message|instructions))?)',
   },
   {
     id: 'ignore-system-prompt',
@@ -44,7 +44,12 @@ export const INJECTION_PATTERNS: ReadonlyArray<{ id: string; description: string
   {
     id: 'reveal-system-prompt',
     description: 'reveal / print / repeat / leak your system prompt or initial instructions',
-    source: `(?:reveal|show|print|output|repeat|leak|display|dump|expose|disclose|share|recite|spell\\s+out|tell\\s+me|give\\s+me|write\\s+out|what\\s+(?:is|are|was|were))${W}(?:me${W})?(?:\\w+${W})?(?:your|the)${W}(?:full${W}|exact${W}|entire${W}|complete${W}|verbatim${W})?${SYSTEM_PROMPT}`,
+    source: `(?:reveal|show|print|output|repeat|leak|display|dump|expose|disclose|share|recite|spell\\s+out|tell\\s+me|give\\s+me|write\\s+out)${W}(?:me${W})?(?:\\w+${W})?(?:your|the)${W}(?:full${W}|exact${W}|entire${W}|complete${W}|verbatim${W})?${SYSTEM_PROMPT}`,
+  },
+  {
+    id: 'what-is-your-prompt',
+    description: 'what is / what are your system prompt / hidden instructions',
+    source: `what${W}(?:is|are|was|were)${W}your${W}(?:full${W}|exact${W}|real${W})?${SYSTEM_PROMPT}`,
   },
   {
     id: 'repeat-above',
@@ -59,7 +64,7 @@ export const INJECTION_PATTERNS: ReadonlyArray<{ id: string; description: string
   {
     id: 'jailbreak-mode',
     description: 'developer / jailbreak / god / DAN mode enabled or entered',
-    source: '(?:(?:enable|activate|enter|switch\\s+(?:to|into)|turn\\s+on|you\\s+are\\s+(?:now\\s+)?in)\\s+(?:the\\s+)?(?:developer|dev|jailbreak|jailbroken|god|dan|unrestricted|unfiltered|evil)\\s+mode|(?:developer|jailbreak|god|dan)\\s+mode\\s+(?:enabled|activated|on|output))',
+    source: '(?:(?:enable|activate|enter|switch\\s+(?:to|into)|turn\\s+on|you\\s+are\\s+(?:now\\s+)?in)\\s+(?:the\\s+)?(?:jailbreak|jailbroken|god|dan|unrestricted|unfiltered|evil)\\s+mode|(?:developer|jailbreak|god|dan)\\s+mode\\s+(?:enabled|activated|output))',
   },
   {
     id: 'no-restrictions',

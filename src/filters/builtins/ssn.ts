@@ -1,6 +1,6 @@
 import type { Filter, FilterMatch } from '../types.js';
 import { BUILTIN_LABELS } from '../labels.js';
-import { compileRe2, findSpans, isDigit } from '../regex.js';
+import { compileRe2, findSpans, isDigit, isWordChar } from '../regex.js';
 
 /**
  * US Social Security numbers.
@@ -27,13 +27,14 @@ export function isValidSsn(digits: string): boolean {
   return group !== '00' && serial !== '0000';
 }
 
-/** Not glued to more digits or to a hyphenated chain (`A-123-45-6789-B` part numbers). */
+/** Not glued to letters/digits or to a hyphenated chain (`ABC-123-45-6789-X` part numbers). */
 function isolated(text: string, start: number, end: number): boolean {
   if (isDigit(text, start - 1) || isDigit(text, end)) return false;
   const before = text[start - 1];
   const after = text[end];
-  if (before === '-' && isDigit(text, start - 2)) return false;
-  if (after === '-' && isDigit(text, end + 1)) return false;
+  if (before === '-' && isWordChar(text, start - 2)) return false;
+  if (after === '-' && isWordChar(text, end + 1)) return false;
+  if (isWordChar(text, start - 1) || isWordChar(text, end)) return false;
   return true;
 }
 
