@@ -13,6 +13,11 @@ const rows = evaluateCorpus(samples);
 const pos = samples.filter((s) => s.expected).length;
 process.stdout.write(`corpus: ${samples.length} samples (${pos} positive, ${samples.length - pos} negative)\n\n`);
 process.stdout.write(formatScores(rows) + '\n');
+const holdout = samples.filter((s) => s.set === 'holdout');
+if (holdout.length > 0) {
+  process.stdout.write(`\nheld-out subset only (${holdout.length} samples written after the detectors were frozen):\n\n`);
+  process.stdout.write(formatScores(evaluateCorpus(holdout)) + '\n');
+}
 if (process.argv.includes('--misses')) {
   for (const s of samples) {
     if (!judge(s).correct) process.stdout.write(`${s.expected ? 'FN' : 'FP'} ${s.detector}: ${JSON.stringify(s.text)}\n`);

@@ -8,6 +8,7 @@ export interface CorpusSample {
   detector: string;
   expected: boolean;
   spans?: string[];
+  set?: string;
 }
 
 export interface DetectorScore {
@@ -45,7 +46,10 @@ export function parseCorpus(jsonl: string): CorpusSample[] {
       throw new Error('corpus line needs text, detector, expected');
     }
     const spans = Array.isArray(o.spans) ? o.spans.filter((s): s is string => typeof s === 'string') : undefined;
-    out.push(spans === undefined ? { text: o.text, detector: o.detector, expected: o.expected } : { text: o.text, detector: o.detector, expected: o.expected, spans });
+    const sample: CorpusSample = { text: o.text, detector: o.detector, expected: o.expected };
+    if (spans !== undefined) sample.spans = spans;
+    if (typeof o.set === 'string') sample.set = o.set;
+    out.push(sample);
   }
   return out;
 }
