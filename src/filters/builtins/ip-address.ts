@@ -48,10 +48,14 @@ export const ipAddressFilter: Filter = {
       }
     }
     if (text.includes('.')) {
+      const v6 = out.slice();
+      let k = 0;
       for (const [start, end] of findSpans(IPV4, text)) {
         if (!v4Ok(text, start, end)) continue;
-        // Already covered by an IPv6 span (`::ffff:192.0.2.1`).
-        if (out.some((m) => m.start <= start && m.end >= end)) continue;
+        // Already covered by an IPv6 span (`::ffff:192.0.2.1`); both lists are sorted.
+        while (k < v6.length && (v6[k]?.end ?? 0) < end) k++;
+        const cover = v6[k];
+        if (cover !== undefined && cover.start <= start && cover.end >= end) continue;
         out.push({ start, end, replacement: LABEL });
       }
     }
