@@ -1,0 +1,133 @@
+import type { Clock } from '../common/clock.js';
+import type { KeyRecord } from '../keys/types.js';
+import type { KeyUsageReader } from '../keys/usage.js';
+
+/** One model call as metered: what was served, what it cost, how long it took. */
+export interface GenerationRecord {
+  /** 'gen-' + random; returned to clients as the response id. */
+  id: string;
+  requestId: string;
+  keyHash: string;
+  workspaceId: string;
+  creatorUserId: string;
+  /** Catalog slug actually served. */
+  model: string;
+  providerId: string;
+  upstreamModel: string;
+  upstreamId: string | null;
+  /** Chat and legacy completions both. */
+  apiType: 'completions';
+  streamed: boolean;
+  cancelled: boolean;
+  finishReason: string | null;
+  nativeFinishReason: string | null;
+  promptTokens: number;
+  completionTokens: number;
+  reasoningTokens: number;
+  cachedTokens: number;
+  /** Tokens counted by us because the upstream reported none. */
+  usageEstimated: boolean;
+  promptCostUsd: number;
+  completionCostUsd: number;
+  costUsd: number;
+  /** Request start → first byte (stream) or response (non-stream), ms. */
+  latencyMs: number;
+  /** Request start → end, ms. */
+  generationTimeMs: number;
+  presetId: string | null;
+  presetVersion: number | null;
+  /** E.g. content-filter flags (prompt injection). */
+  flags: string[];
+  /** One entry per upstream attempt, fallbacks included. */
+  attempts: GenerationAttempt[];
+  /** ISO-8601. */
+  createdAt: string;
+}
+
+export interface GenerationAttempt {
+  provider: string;
+  model: string;
+  status: number | null;
+}
+
+/** Money held for one in-flight call; settle or release it exactly once (repeats are no-ops). */
+export interface Reservation {
+  readonly keyHash: string;
+  readonly amountUsd: number;
+}
+
+/** Spend added to one key's counter in one window ('lifetime', 'day:…', 'week:…', 'month:…'). */
+export interface SpendDelta {
+  /** The generation this spend belongs to: a delta is applied only when its generation row is new. */
+  generationId: string;
+  keyHash: string;
+  window: string;
+  amountUsd: number;
+  byokUsd: number;
+}
+
+export interface WindowSpend {
+  amountUsd: number;
+  byokUsd: number;
+}
+
+/** Persistence of generations and per-key spend counters (src/store/repositories/ledger.ts). */
+export interface LedgerRepository {
+  /**
+   * Writes in ONE transaction: inserts the generations (an id already stored is skipped, so a
+   * batch retried after an ambiguous commit is not applied twice) and adds the deltas of the
+   * newly inserted generations to the `key_spend` counters.
+   */
+  writeBatch(generations: readonly GenerationRecord[], spendDeltas: readonly SpendDelta[]): Promise<void>;
+  /** Stored spend of one key per window; windows without a row are absent. */
+  spendFor(keyHash: string, windows: readonly string[]): Promise<Map<string, WindowSpend>>;
+  /** Stored spend of many keys: hash → window → spend; absent rows are absent. */
+  usageFor(hashes: readonly string[], windows: readonly string[]): Promise<Map<string, Map<string, WindowSpend>>>;
+  findGeneration(id: string): Promise<GenerationRecord | null>;
+}
+
+export interface Meter {
+  /**
+   * Reserves an estimated cost before the upstream call. Throws `errors.paymentRequired` (402)
+   * when the key's `limit` in its `limit_reset` window cannot cover committed spend + in-flight
+   * reservations + this estimate. Keys without a limit always pass.
+   */
+  reserve(key: KeyRecord, estimateUsd: number): Promise<Reservation>;
+  /**
+   * Releases the reservation, adds the real cost to the key's spend at once (in memory) and
+   * queues the generation and its spend for a batched write. Never throws.
+   */
+  settle(reservation: Reservation, generation: GenerationRecord): void;
+  /** Releases without spend (the call failed before any cost). */
+  release(reservation: Reservation): void;
+  /** Real usage for GET /keys and /key, including settled but not yet flushed spend. */
+  usageReader: KeyUsageReader;
+  /** The key's own generation (another key's is null); looks in the unflushed queue too. */
+  getGeneration(id: string, keyHash: string): Promise<GenerationRecord | null>;
+  /** Generations waiting to be written (for the queue-depth gauge). */
+  queueDepth(): number;
+  /** Writes everything queued; rejects when a batch cannot be written (rows stay queued). */
+  flush(): Promise<void>;
+  /** Stops the timer and flushes; never rejects (a failure is logged with the rows it loses). */
+  close(): Promise<void>;
+}
+
+export interface MeterOptions {
+  ledger: LedgerRepository;
+  clock: Clock;
+  /** Timer period of the background flush (default 250 ms). */
+  flushIntervalMs?: number;
+  /** Queue length that triggers a flush at once; also the rows per transaction (default 200). */
+  maxBatch?: number;
+  /**
+   * How long a key's cached committed spend is trusted before it is re-read (default 30 s):
+   * bounds how stale another replica's spend can be. 0 re-reads on every reserve.
+   */
+  spendRefreshMs?: number;
+  /** Queue length above which every failed flush is logged as an alarm (default 100 000). */
+  queueAlarmAt?: number;
+  /** Never given prompt text or tokens. */
+  log?: (msg: string, err?: unknown) => void;
+  /** Called when a batch write fails (e.g. for a failure counter). */
+  onFlushError?: (err: unknown) => void;
+}

@@ -1,0 +1,53 @@
+/**
+ * Table types of metering (merged into `Database` by the store). Same conventions as schema.ts:
+ * booleans are integers (0/1), timestamps ISO-8601 text, money doubles, JSON as text.
+ */
+export interface GenerationsTable {
+  id: string;
+  request_id: string;
+  key_hash: string;
+  workspace_id: string;
+  creator_user_id: string;
+  model: string;
+  provider_id: string;
+  upstream_model: string;
+  upstream_id: string | null;
+  api_type: string;
+  streamed: number;
+  cancelled: number;
+  finish_reason: string | null;
+  native_finish_reason: string | null;
+  prompt_tokens: number;
+  completion_tokens: number;
+  reasoning_tokens: number;
+  cached_tokens: number;
+  usage_estimated: number;
+  prompt_cost_usd: number;
+  completion_cost_usd: number;
+  cost_usd: number;
+  latency_ms: number;
+  generation_time_ms: number;
+  preset_id: string | null;
+  preset_version: number | null;
+  /** JSON array of strings. */
+  flags: string;
+  /** JSON array of `{provider, model, status}`. */
+  attempts: string;
+  created_at: string;
+}
+
+/** Spend counters per key and window ('lifetime', 'day:YYYY-MM-DD', 'week:<Monday>', 'month:YYYY-MM'). */
+export interface KeySpendTable {
+  key_hash: string;
+  window: string;
+  amount_usd: number;
+  byok_usd: number;
+}
+
+export interface AccountingTables {
+  generations: GenerationsTable;
+  key_spend: KeySpendTable;
+}
+
+/** What the ledger repository needs; `Database` (with these tables merged) satisfies it. */
+export type AccountingDatabase = AccountingTables;
