@@ -13,6 +13,8 @@ import { currentKeyRoute, keyManagementRoutes } from './http/routes/keys.js';
 import { memberRoutes } from './http/routes/members.js';
 import { workspaceRoutes } from './http/routes/workspaces.js';
 import { healthRoutes } from './http/routes/health.js';
+import { catalogRoutes } from './http/routes/catalog.js';
+import { modelCallRoutes } from './http/routes/model-calls.js';
 import type { App } from './http/types.js';
 import type { Services } from './services.js';
 
@@ -24,6 +26,8 @@ export interface BuildAppOptions {
   logger: FastifyServerOptions['logger'];
   /** Extra route groups registered by later feature areas, each in its auth scope. */
   extensions?: AppExtension[];
+  streamKeepAliveAfterMs?: number;
+  streamKeepAliveEveryMs?: number;
 }
 
 export interface AppExtension {
@@ -87,7 +91,17 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
         memberRoutes(s, services);
         workspaceRoutes(s, services);
       });
-      await scope('any', (s) => currentKeyRoute(s, services));
+      await scope('any', (s) => {
+        currentKeyRoute(s, services);
+        catalogRoutes(s, services.catalog);
+      });
+      await scope('api', (s) => {
+        modelCallRoutes(s, {
+          gateway: services.gateway,
+          keepAliveAfterMs: options.streamKeepAliveAfterMs ?? 2000,
+          keepAliveEveryMs: options.streamKeepAliveEveryMs ?? 10_000,
+        });
+      });
       for (const ext of options.extensions ?? []) await scope(ext.level, (s) => ext.register(s, services));
     },
     { prefix: API_PREFIX },

@@ -1,33 +1,59 @@
+import type { Catalog } from './catalog/index.js';
 import type { Clock } from './domain/common/clock.js';
+import { createMeter } from './domain/accounting/meter.js';
+import type { Meter } from './domain/accounting/types.js';
 import { KeyAuthenticator } from './domain/keys/authenticator.js';
 import { KeyService } from './domain/keys/service.js';
-import { zeroUsageReader, type KeyUsageReader } from './domain/keys/usage.js';
+import type { KeyUsageReader } from './domain/keys/usage.js';
 import { MemberService } from './domain/members/service.js';
+import { EndpointHealth } from './domain/routing/index.js';
 import { WorkspaceService } from './domain/workspaces/service.js';
+import { Gateway } from './gateway/gateway.js';
+import { openPolicyResolver } from './gateway/policy.js';
+import { createProviderRegistry, type ProviderRegistry } from './providers/index.js';
 import type { Store } from './store/index.js';
 
 /** Everything the HTTP layer and the CLI call, built once over one store. */
 export interface Services {
   store: Store;
   clock: Clock;
+  catalog: Catalog;
   authenticator: KeyAuthenticator;
   keys: KeyService;
   members: MemberService;
   workspaces: WorkspaceService;
   usage: KeyUsageReader;
+  meter: Meter;
+  providers: ProviderRegistry;
+  gateway: Gateway;
+  /** Flushes the ledger and closes upstream pools (the store is closed by its owner). */
+  close(): Promise<void>;
 }
 
-export function createServices(options: { store: Store; clock: Clock; keyCacheRevalidateMs: number }): Services {
-  const { store, clock } = options;
+export interface ServiceOptions {
+  store: Store;
+  clock: Clock;
+  catalog: Catalog;
+  keyCacheRevalidateMs: number;
+  ledgerFlushMs?: number;
+  log?: (msg: string, err?: unknown) => void;
+}
+
+export function createServices(options: ServiceOptions): Services {
+  const { store, clock, catalog } = options;
   const authenticator = new KeyAuthenticator({
     keys: store.keys,
     clock,
     externalChangeMarker: () => store.externalChangeMarker(),
     revalidateAfterMs: options.keyCacheRevalidateMs,
   });
+  const meter = createMeter({ ledger: store.ledger, clock, flushIntervalMs: options.ledgerFlushMs, log: options.log });
+  const providers = createProviderRegistry();
+  const health = new EndpointHealth({ now: () => clock.now().getTime() });
   return {
     store,
     clock,
+    catalog,
     authenticator,
     keys: new KeyService({ keys: store.keys, members: store.members, workspaces: store.workspaces, authenticator, clock }),
     members: new MemberService({ members: store.members, clock }),
@@ -38,6 +64,13 @@ export function createServices(options: { store: Store; clock: Clock; keyCacheRe
       clock,
       transaction: (fn) => store.withTransaction(fn),
     }),
-    usage: zeroUsageReader,
+    usage: meter.usageReader,
+    meter,
+    providers,
+    gateway: new Gateway({ catalog, providers, health, meter, policy: openPolicyResolver, clock }),
+    close: async () => {
+      await meter.close();
+      await providers.close();
+    },
   };
 }

@@ -6,6 +6,7 @@ import { serve } from '../main.js';
 import { createServices, type Services } from '../services.js';
 import { bootstrap } from '../bootstrap.js';
 import { openStore } from '../store/index.js';
+import { defaultCatalog } from '../catalog/index.js';
 
 export class CliError extends Error {}
 
@@ -33,9 +34,13 @@ async function withServices<T>(ctx: CliContext, fn: (services: Services) => Prom
   const store = openStore(config.databaseUrl);
   try {
     await store.migrate();
-    const services = createServices({ store, clock: systemClock, keyCacheRevalidateMs: 0 });
-    await bootstrap(services, { managementKey: config.managementKey, ownerEmail: config.ownerEmail, createFirstKey: false });
-    return await fn(services);
+    const services = createServices({ store, clock: systemClock, keyCacheRevalidateMs: 0, catalog: defaultCatalog() });
+    try {
+      await bootstrap(services, { managementKey: config.managementKey, ownerEmail: config.ownerEmail, createFirstKey: false });
+      return await fn(services);
+    } finally {
+      await services.close();
+    }
   } catch (error) {
     if (isGatewayError(error)) throw new CliError(error.message);
     throw error;

@@ -13,6 +13,11 @@ export interface ServerConfig {
   ownerEmail: string;
   /** Re-read cached key records after this long where the store gives no change signal. */
   keyCacheRevalidateMs: number;
+  /** A stream waiting this long for its first upstream event commits 200 and sends keep-alives. */
+  streamKeepAliveAfterMs: number;
+  streamKeepAliveEveryMs: number;
+  /** How often settled spend and generation records are written to the store. */
+  ledgerFlushMs: number;
 }
 
 export class ConfigError extends Error {}
@@ -46,5 +51,8 @@ export function loadServerConfig(env: NodeJS.ProcessEnv): ServerConfig {
     logLevel: env.SWITCHYARD_LOG_LEVEL || 'info',
     ownerEmail: env.SWITCHYARD_OWNER_EMAIL || 'owner@switchyard.local',
     keyCacheRevalidateMs: integer(env, 'SWITCHYARD_KEY_CACHE_REVALIDATE_MS', 1000, 0, 3_600_000),
+    streamKeepAliveAfterMs: integer(env, 'SWITCHYARD_STREAM_KEEPALIVE_AFTER_MS', 2000, 10, 600_000),
+    streamKeepAliveEveryMs: integer(env, 'SWITCHYARD_STREAM_KEEPALIVE_EVERY_MS', 10_000, 10, 600_000),
+    ledgerFlushMs: integer(env, 'SWITCHYARD_LEDGER_FLUSH_MS', 250, 10, 60_000),
   };
 }

@@ -4,6 +4,7 @@
  * JSON as text. Dialect differences live only in `sqlite/` and `postgres/`.
  */
 import type { Generated } from 'kysely';
+import type { AccountingTables } from './schema-accounting.js';
 
 export interface MembersTable {
   id: string;
@@ -69,7 +70,7 @@ export interface StoreMetaTable {
   id?: Generated<number>;
 }
 
-export interface Database {
+export interface Database extends AccountingTables {
   members: MembersTable;
   workspaces: WorkspacesTable;
   workspace_members: WorkspaceMembersTable;

@@ -1,13 +1,16 @@
 import { Migrator, type Kysely } from 'kysely';
+import type { LedgerRepository } from '../domain/accounting/types.js';
 import type { KeyRepository } from '../domain/keys/types.js';
 import type { MemberRepository } from '../domain/members/types.js';
 import type { WorkspaceRepository } from '../domain/workspaces/types.js';
 import { migrationProvider } from './migrations/index.js';
 import { openPostgres } from './postgres/connect.js';
 import { createKeyRepository } from './repositories/keys.js';
+import { createLedgerRepository } from './repositories/ledger.js';
 import { createMemberRepository } from './repositories/members.js';
 import { createWorkspaceRepository } from './repositories/workspaces.js';
 import type { Database } from './schema.js';
+import type { AccountingDatabase } from './schema-accounting.js';
 import { openSqlite } from './sqlite/connect.js';
 
 export type Dialect = 'sqlite' | 'postgres';
@@ -17,6 +20,7 @@ export interface Repositories {
   members: MemberRepository;
   workspaces: WorkspaceRepository;
   keys: KeyRepository;
+  ledger: LedgerRepository;
 }
 
 export interface Store extends Repositories {
@@ -38,6 +42,8 @@ function repositories(db: Kysely<Database>): Repositories {
     members: createMemberRepository(db),
     workspaces: createWorkspaceRepository(db),
     keys: createKeyRepository(db),
+    // Database extends AccountingTables, so the ledger's narrower view of the schema is safe.
+    ledger: createLedgerRepository(db as unknown as Kysely<AccountingDatabase>),
   };
 }
 

@@ -1,5 +1,6 @@
 import type { Migration, MigrationProvider } from 'kysely';
 import * as m001 from './001-foundation.js';
+import * as m002 from './002-accounting.js';
 
 /**
  * Versioned migrations, compiled into the binary (no directory scanning at run time).
@@ -7,6 +8,7 @@ import * as m001 from './001-foundation.js';
  */
 const migrations: Record<string, Migration> = {
   '001-foundation': m001,
+  '002-accounting': m002,
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -1,0 +1,76 @@
+import type { ProviderEndpointConfig } from '../providers/index.js';
+import { isUpstreamError, type UpstreamError } from '../upstream/upstream-error.js';
+import type { EndpointHealth, RouteCandidate } from '../domain/routing/index.js';
+import type { CatalogProvider } from '../catalog/index.js';
+
+export interface Attempt {
+  provider: string;
+  model: string;
+  status: number | null;
+}
+
+export interface AttemptOutcome<T> {
+  value: T;
+  candidate: RouteCandidate;
+  attempts: Attempt[];
+  firstByteMs: number;
+}
+
+const DEFAULT_TIMEOUTS = { connectMs: 10_000, firstByteMs: 120_000, idleMs: 120_000 };
+
+export function endpointConfig(provider: CatalogProvider): ProviderEndpointConfig {
+  return {
+    providerId: provider.id,
+    kind: provider.kind,
+    baseUrl: provider.baseUrl ?? '',
+    apiKey: provider.getApiKey(),
+    headers: { ...provider.headers },
+    timeouts: {
+      connectMs: provider.timeouts.connectMs ?? DEFAULT_TIMEOUTS.connectMs,
+      firstByteMs: provider.timeouts.firstByteMs ?? DEFAULT_TIMEOUTS.firstByteMs,
+      idleMs: provider.timeouts.idleMs ?? DEFAULT_TIMEOUTS.idleMs,
+    },
+  };
+}
+
+/** Attaches the attempts made so far, so the caller can record them even when all failed. */
+export class AttemptsFailed extends Error {
+  constructor(readonly last: UpstreamError, readonly attempts: Attempt[]) {
+    super(last.message);
+  }
+}
+
+/**
+ * Tries candidates in order until one answers. A retryable failure (connection, timeout, 429,
+ * 5xx) before the first byte moves on to the next candidate and counts against the endpoint's
+ * health; anything else, or the client going away, ends the call.
+ */
+export async function firstSuccessful<T>(options: {
+  candidates: readonly RouteCandidate[];
+  health: EndpointHealth;
+  signal: AbortSignal;
+  call: (candidate: RouteCandidate, endpoint: ProviderEndpointConfig) => Promise<T>;
+}): Promise<AttemptOutcome<T>> {
+  const attempts: Attempt[] = [];
+  let last: UpstreamError | null = null;
+  for (const candidate of options.candidates) {
+    if (options.signal.aborted) break;
+    const started = performance.now();
+    try {
+      const value = await options.call(candidate, endpointConfig(candidate.provider));
+      const firstByteMs = performance.now() - started;
+      options.health.recordSuccess(candidate.endpoint.key);
+      options.health.recordLatency(candidate.endpoint.key, firstByteMs);
+      attempts.push({ provider: candidate.provider.id, model: candidate.model.slug, status: 200 });
+      return { value, candidate, attempts, firstByteMs };
+    } catch (error) {
+      if (!isUpstreamError(error)) throw error;
+      attempts.push({ provider: candidate.provider.id, model: candidate.model.slug, status: error.upstreamStatus ?? error.status });
+      last = error;
+      if (error.kind === 'aborted' || !error.retryable) throw new AttemptsFailed(error, attempts);
+      options.health.recordFailure(candidate.endpoint.key);
+    }
+  }
+  if (last === null) throw new Error('no candidate was tried');
+  throw new AttemptsFailed(last, attempts);
+}

@@ -1,0 +1,194 @@
+import { randomBytes } from 'node:crypto';
+import type { CanonicalUsage, ChatMessage } from '../canonical/index.js';
+import { toCanonicalChatRequest } from '../canonical/index.js';
+import type { Catalog } from '../catalog/index.js';
+import type { Clock } from '../domain/common/clock.js';
+import type { GenerationRecord, Meter, Reservation } from '../domain/accounting/types.js';
+import type { KeyRecord } from '../domain/keys/types.js';
+import {
+  planRoute,
+  refusalToError,
+  validateProviderPreferences,
+  type EndpointHealth,
+  type RouteCandidate,
+} from '../domain/routing/index.js';
+import { errors } from '../errors/index.js';
+import type { ProviderEndpointConfig, ProviderRegistry } from '../providers/index.js';
+import { AttemptsFailed, firstSuccessful, type Attempt } from './attempts.js';
+import { costOf, estimateCost, type CallCost } from './cost.js';
+import { checkMessages } from './message-rules.js';
+import type { PolicyResolver } from './policy.js';
+import type { ChatRequestBody, CompletionRequestBody } from './request-schema.js';
+import { toCanonicalCompletionRequest, type CallKind, type ModelCallBody } from './request-kinds.js';
+
+export interface GatewayDeps {
+  catalog: Catalog;
+  providers: ProviderRegistry;
+  health: EndpointHealth;
+  meter: Meter;
+  policy: PolicyResolver;
+  clock: Clock;
+}
+
+/** One model call after validation, routing and budget reservation; not yet sent upstream. */
+export interface PreparedCall {
+  kind: CallKind;
+  key: KeyRecord;
+  body: ModelCallBody;
+  candidates: readonly RouteCandidate[];
+  reservation: Reservation;
+  generationId: string;
+  requestId: string;
+  startedAt: number;
+  stream: boolean;
+}
+
+export interface SettleInput {
+  call: PreparedCall;
+  candidate: RouteCandidate | null;
+  attempts: Attempt[];
+  usage: CanonicalUsage | null;
+  finishReason: string | null;
+  nativeFinishReason?: string | null;
+  upstreamId: string | null;
+  firstByteMs: number;
+  cancelled: boolean;
+}
+
+const newGenerationId = (): string => `gen-${Date.now()}-${randomBytes(10).toString('hex')}`;
+
+function promptChars(kind: CallKind, body: ModelCallBody): number {
+  if (kind === 'completion') {
+    const prompt = (body as CompletionRequestBody).prompt;
+    return typeof prompt === 'string' ? prompt.length : prompt.reduce((n, p) => n + p.length, 0);
+  }
+  let n = 0;
+  for (const m of (body as ChatRequestBody).messages) {
+    if (typeof m.content === 'string') n += m.content.length;
+    else if (Array.isArray(m.content)) n += JSON.stringify(m.content).length;
+    if (m.tool_calls !== undefined) n += JSON.stringify(m.tool_calls).length;
+  }
+  return n;
+}
+
+/** Validation → policy → routing → reservation → upstream attempts with fallback → metering. */
+export class Gateway {
+  constructor(private readonly deps: GatewayDeps) {}
+
+  get catalog(): Catalog {
+    return this.deps.catalog;
+  }
+
+  async prepare(options: { kind: CallKind; key: KeyRecord; body: ModelCallBody; requestId: string }): Promise<PreparedCall> {
+    const { kind, key, body } = options;
+    if (kind === 'chat') checkMessages((body as ChatRequestBody).messages);
+    const prefs = validateProviderPreferences(body.provider ?? undefined);
+    if (!prefs.ok) {
+      const first = prefs.errors[0];
+      throw errors.invalidRequest(`Invalid provider preferences: ${first?.field ?? 'provider'}: ${first?.message ?? 'invalid'}`, {
+        field: first?.field ?? 'provider',
+        issues: prefs.errors,
+      });
+    }
+    if (body.model === undefined && body.models === undefined) {
+      throw errors.invalidRequest('model is required', { field: 'model' });
+    }
+    const policy = await this.deps.policy.resolve(key);
+    const requestParameters = Object.keys(body).filter((k) => body[k as keyof typeof body] !== undefined);
+    const plan = planRoute({
+      catalog: this.deps.catalog,
+      model: body.model,
+      models: body.models,
+      preferences: prefs.value,
+      policy: policy.routing,
+      requestParameters,
+      health: this.deps.health,
+    });
+    if (!plan.ok) throw refusalToError(plan.refusal);
+    const maxTokens = (kind === 'chat' ? (body as ChatRequestBody).max_completion_tokens : null) ?? body.max_tokens ?? null;
+    const estimate = estimateCost({ promptChars: promptChars(kind, body), maxTokens, candidates: plan.candidates });
+    const reservation = await this.deps.meter.reserve(key, estimate);
+    return {
+      kind,
+      key,
+      body,
+      candidates: plan.candidates,
+      reservation,
+      generationId: newGenerationId(),
+      requestId: options.requestId,
+      startedAt: this.deps.clock.now().getTime(),
+      stream: body.stream === true,
+    };
+  }
+
+  /** Runs the attempts for a prepared call; `open` performs one attempt against one endpoint. */
+  async attempt<T>(call: PreparedCall, signal: AbortSignal, open: (c: RouteCandidate, endpoint: ProviderEndpointConfig) => Promise<T>) {
+    try {
+      return await firstSuccessful({ candidates: call.candidates, health: this.deps.health, signal, call: open });
+    } catch (error) {
+      const attempts = error instanceof AttemptsFailed ? error.attempts : [];
+      this.settle({ call, candidate: null, attempts, usage: null, finishReason: 'error', upstreamId: null, firstByteMs: 0, cancelled: signal.aborted });
+      throw error instanceof AttemptsFailed ? error.last : error;
+    }
+  }
+
+  chatRequest(call: PreparedCall, candidate: RouteCandidate) {
+    return toCanonicalChatRequest(call.body as unknown as Record<string, unknown> & { messages: ChatMessage[] }, candidate.endpoint.upstreamModel);
+  }
+
+  completionRequest(call: PreparedCall, candidate: RouteCandidate) {
+    return toCanonicalCompletionRequest(call.body as CompletionRequestBody, candidate.endpoint.upstreamModel);
+  }
+
+  adapterFor(candidate: RouteCandidate) {
+    return this.deps.providers.get(candidate.provider.kind);
+  }
+
+  /** Usage counted by us (≈ 4 characters a token) when the upstream reported none, e.g. a cut stream. */
+  estimatedUsage(call: PreparedCall, completionChars: number): CanonicalUsage {
+    const prompt = Math.ceil(promptChars(call.kind, call.body) / 4);
+    const completion = Math.ceil(completionChars / 4);
+    return { prompt_tokens: prompt, completion_tokens: completion, total_tokens: prompt + completion, estimated: true };
+  }
+
+  /** Records the generation and its cost; returns the cost for the response. Never throws. */
+  settle(input: SettleInput): CallCost {
+    const { call, candidate, usage } = input;
+    const cost = candidate !== null && usage !== null ? costOf(usage, candidate.endpoint.pricing) : { prompt: 0, completion: 0, total: 0 };
+    const now = this.deps.clock.now();
+    const generation: GenerationRecord = {
+      id: call.generationId,
+      requestId: call.requestId,
+      keyHash: call.key.hash,
+      workspaceId: call.key.workspaceId,
+      creatorUserId: call.key.creatorUserId,
+      model: candidate?.model.slug ?? call.body.model ?? call.body.models?.[0] ?? '',
+      providerId: candidate?.provider.id ?? '',
+      upstreamModel: candidate?.endpoint.upstreamModel ?? '',
+      upstreamId: input.upstreamId,
+      apiType: 'completions',
+      streamed: call.stream,
+      cancelled: input.cancelled,
+      finishReason: input.finishReason,
+      nativeFinishReason: input.nativeFinishReason ?? null,
+      promptTokens: usage?.prompt_tokens ?? 0,
+      completionTokens: usage?.completion_tokens ?? 0,
+      reasoningTokens: usage?.completion_tokens_details?.reasoning_tokens ?? 0,
+      cachedTokens: usage?.prompt_tokens_details?.cached_tokens ?? 0,
+      usageEstimated: usage?.estimated === true,
+      promptCostUsd: cost.prompt,
+      completionCostUsd: cost.completion,
+      costUsd: cost.total,
+      latencyMs: Math.round(input.firstByteMs),
+      generationTimeMs: now.getTime() - call.startedAt,
+      presetId: null,
+      presetVersion: null,
+      flags: [],
+      attempts: input.attempts,
+      createdAt: now.toISOString(),
+    };
+    if (candidate === null && usage === null) this.deps.meter.release(call.reservation);
+    this.deps.meter.settle(call.reservation, generation);
+    return cost;
+  }
+}

@@ -1,0 +1,176 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type {
+  CanonicalChatResponse,
+  CanonicalChunk,
+  CanonicalCompletionChunk,
+  CanonicalCompletionResponse,
+  CanonicalUsage,
+} from '../../canonical/index.js';
+import { errors, isGatewayError, renderError, type GatewayError } from '../../errors/index.js';
+import { legacyCompletion } from '../../providers/index.js';
+import type { Gateway, PreparedCall } from '../../gateway/gateway.js';
+import { costOf, usageWithCost } from '../../gateway/cost.js';
+import { ChatRequestSchema, CompletionRequestSchema, type ChatRequestBody, type CompletionRequestBody } from '../../gateway/request-schema.js';
+import type { CallKind } from '../../gateway/request-kinds.js';
+import { SseWriter } from '../../gateway/sse-writer.js';
+import type { RouteCandidate } from '../../domain/routing/index.js';
+import { errorResponses } from '../schemas/common.js';
+import type { App } from '../types.js';
+
+export interface ModelCallOptions {
+  gateway: Gateway;
+  /** Before the first streamed byte, wait this long before committing 200 and sending keep-alives. */
+  keepAliveAfterMs: number;
+  keepAliveEveryMs: number;
+}
+
+type AnyChunk = CanonicalChunk | CanonicalCompletionChunk;
+
+function chunkText(chunk: AnyChunk): number {
+  let n = 0;
+  for (const choice of chunk.choices) {
+    if ('delta' in choice) n += (choice.delta.content ?? '').length + JSON.stringify(choice.delta.tool_calls ?? '').length - 2;
+    else if ('text' in choice) n += choice.text.length;
+  }
+  return n;
+}
+
+function finishOf(chunk: AnyChunk): string | null {
+  for (const choice of chunk.choices) if (choice.finish_reason !== null && choice.finish_reason !== undefined) return choice.finish_reason;
+  return null;
+}
+
+/** Aborts the upstream call when the client goes away before the answer is complete. */
+function abortOnDisconnect(reply: FastifyReply): AbortController {
+  const controller = new AbortController();
+  reply.raw.on('close', () => {
+    if (!reply.raw.writableFinished) controller.abort();
+  });
+  return controller;
+}
+
+async function respondJson(gateway: Gateway, call: PreparedCall, reply: FastifyReply) {
+  const controller = abortOnDisconnect(reply);
+  const ctx = { signal: controller.signal, requestId: call.requestId };
+  const outcome = await gateway.attempt<CanonicalChatResponse | CanonicalCompletionResponse>(call, controller.signal, (c, endpoint) => {
+    const adapter = gateway.adapterFor(c);
+    return call.kind === 'chat'
+      ? adapter.chat(endpoint, gateway.chatRequest(call, c), ctx)
+      : legacyCompletion(adapter).completion(endpoint, gateway.completionRequest(call, c), ctx);
+  });
+  const { value, candidate } = outcome;
+  const first = value.choices[0];
+  const cost = gateway.settle({
+    call,
+    candidate,
+    attempts: outcome.attempts,
+    usage: value.usage,
+    finishReason: first?.finish_reason ?? null,
+    nativeFinishReason: first !== undefined && 'native_finish_reason' in first ? (first.native_finish_reason ?? null) : null,
+    upstreamId: value.id,
+    firstByteMs: outcome.firstByteMs,
+    cancelled: false,
+  });
+  return { ...value, id: call.generationId, model: candidate.model.slug, provider: candidate.provider.name, usage: usageWithCost(value.usage, cost) };
+}
+
+function errorChunk(call: PreparedCall, slug: string, error: GatewayError) {
+  const base = { id: call.generationId, created: Math.floor(Date.now() / 1000), model: slug };
+  const payload = { code: error.status, message: error.message, metadata: error.metadata };
+  return call.kind === 'chat'
+    ? { ...base, object: 'chat.completion.chunk', error: payload, choices: [{ index: 0, delta: { content: '' }, finish_reason: 'error' }] }
+    : { ...base, object: 'text_completion', error: payload, choices: [{ index: 0, text: '', finish_reason: 'error' }] };
+}
+
+async function respondStream(gateway: Gateway, call: PreparedCall, reply: FastifyReply, options: ModelCallOptions): Promise<void> {
+  const controller = abortOnDisconnect(reply);
+  const ctx = { signal: controller.signal, requestId: call.requestId };
+  const writer = new SseWriter(reply.raw, {
+    keepAliveAfterMs: options.keepAliveAfterMs,
+    keepAliveEveryMs: options.keepAliveEveryMs,
+    headers: { 'x-request-id': call.requestId, 'x-generation-id': call.generationId },
+  });
+  reply.hijack();
+  writer.startWaiting();
+  let outcome;
+  try {
+    outcome = await gateway.attempt<AsyncIterable<AnyChunk>>(call, controller.signal, (c, endpoint) => {
+      const adapter = gateway.adapterFor(c);
+      return call.kind === 'chat'
+        ? adapter.chatStream(endpoint, gateway.chatRequest(call, c), ctx)
+        : legacyCompletion(adapter).completionStream(endpoint, gateway.completionRequest(call, c), ctx);
+    });
+  } catch (raw) {
+    writer.stopWaiting();
+    const error = isGatewayError(raw) ? raw : errors.internal(raw);
+    if (!writer.headersSent) {
+      if (!reply.raw.destroyed) reply.raw.writeHead(error.status, { 'content-type': 'application/json; charset=utf-8', ...error.headers }).end(JSON.stringify(renderError(error)));
+      return;
+    }
+    await writer.data(JSON.stringify(errorChunk(call, call.body.model ?? '', error)));
+    writer.end();
+    return;
+  }
+  writer.stopWaiting();
+  const { candidate } = outcome;
+  let usage: CanonicalUsage | null = null;
+  let finish: string | null = null;
+  let upstreamId: string | null = null;
+  let streamedChars = 0;
+  try {
+    for await (const chunk of outcome.value) {
+      upstreamId ??= chunk.id;
+      finish = finishOf(chunk) ?? finish;
+      streamedChars += chunkText(chunk);
+      const out: Record<string, unknown> = { ...chunk, id: call.generationId, model: candidate.model.slug, provider: candidate.provider.name };
+      if (chunk.usage !== undefined) {
+        usage = chunk.usage;
+        out.usage = usageWithCost(chunk.usage, costOf(chunk.usage, candidate.endpoint.pricing));
+      }
+      await writer.data(JSON.stringify(out));
+      if (controller.signal.aborted) break;
+    }
+  } catch (raw) {
+    finish = 'error';
+    if (!controller.signal.aborted) {
+      const error = isGatewayError(raw) ? raw : errors.badGateway('Provider stream failed');
+      await writer.data(JSON.stringify(errorChunk(call, candidate.model.slug, error)));
+    }
+  }
+  settleStream(gateway, { call, candidate, attempts: outcome.attempts, firstByteMs: outcome.firstByteMs }, { usage, finish, upstreamId, streamedChars, cancelled: controller.signal.aborted });
+  writer.end();
+}
+
+function settleStream(
+  gateway: Gateway,
+  base: { call: PreparedCall; candidate: RouteCandidate; attempts: { provider: string; model: string; status: number | null }[]; firstByteMs: number },
+  seen: { usage: CanonicalUsage | null; finish: string | null; upstreamId: string | null; streamedChars: number; cancelled: boolean },
+): void {
+  gateway.settle({
+    ...base,
+    usage: seen.usage ?? gateway.estimatedUsage(base.call, seen.streamedChars),
+    finishReason: seen.finish,
+    upstreamId: seen.upstreamId,
+    cancelled: seen.cancelled,
+  });
+}
+
+async function handle(kind: CallKind, gateway: Gateway, options: ModelCallOptions, request: FastifyRequest, reply: FastifyReply) {
+  const call = await gateway.prepare({ kind, key: request.principal, body: request.body as ChatRequestBody | CompletionRequestBody, requestId: request.id });
+  reply.header('x-generation-id', call.generationId);
+  if (call.stream) return respondStream(gateway, call, reply, options);
+  return respondJson(gateway, call, reply);
+}
+
+/** POST /chat/completions and POST /completions (API keys only), JSON and SSE. */
+export function modelCallRoutes(app: App, options: ModelCallOptions): void {
+  const responses = errorResponses(400, 401, 402, 403, 404, 408, 413, 429, 500, 502, 503);
+  app.post('/chat/completions', {
+    schema: { tags: ['Model calls'], operationId: 'sendChatCompletionRequest', body: ChatRequestSchema, response: responses },
+    handler: (request, reply) => handle('chat', options.gateway, options, request, reply),
+  });
+  app.post('/completions', {
+    schema: { tags: ['Model calls'], operationId: 'createCompletions', body: CompletionRequestSchema, response: responses },
+    handler: (request, reply) => handle('completion', options.gateway, options, request, reply),
+  });
+}
