@@ -1,0 +1,356 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { createMeter } from '../../src/domain/accounting/meter.js';
+import type { Meter, MeterOptions, Reservation } from '../../src/domain/accounting/types.js';
+import { isGatewayError } from '../../src/errors/index.js';
+import { ManualClock, MemoryLedger, apiKey, generation, near } from './fixtures.js';
+
+const HASH = 'a'.repeat(64);
+const OTHER = 'b'.repeat(64);
+
+function meterWith(options: Partial<MeterOptions> & { ledger?: MemoryLedger; clock?: ManualClock } = {}) {
+  const ledger = options.ledger ?? new MemoryLedger();
+  const clock = options.clock ?? new ManualClock('2026-11-21T12:00:00.000Z');
+  const logs: string[] = [];
+  const meter = createMeter({ flushIntervalMs: 60_000, log: (m) => logs.push(m), ...options, ledger, clock });
+  return { meter, ledger, clock, logs };
+}
+
+async function rejects402(promise: Promise<unknown>): Promise<void> {
+  await assert.rejects(promise, (e: unknown) => isGatewayError(e) && e.status === 402);
+}
+
+async function until(check: () => boolean, ms = 2000): Promise<void> {
+  const end = Date.now() + ms;
+  while (!check()) {
+    if (Date.now() > end) throw new Error('condition not reached in time');
+    await sleep(5);
+  }
+}
+
+describe('meter: reservations', () => {
+  it('a key without limit always passes and never reads the ledger', async () => {
+    const { meter, ledger } = meterWith();
+    for (let i = 0; i < 10; i++) await meter.reserve(apiKey(), 1_000);
+    assert.equal(ledger.reads, 0);
+    await meter.close();
+  });
+
+  it('50 concurrent reserves of 0.01 against a limit of 0.05: exactly 5 succeed, one ledger read', async () => {
+    const { meter, ledger } = meterWith();
+    const key = apiKey({ limit: 0.05 });
+    const results = await Promise.allSettled(Array.from({ length: 50 }, () => meter.reserve(key, 0.01)));
+    const ok = results.filter((r) => r.status === 'fulfilled');
+    assert.equal(ok.length, 5);
+    for (const r of results) if (r.status === 'rejected') assert.ok(isGatewayError(r.reason) && r.reason.status === 402);
+    assert.equal(ledger.reads, 1);
+    await meter.close();
+  });
+
+  it('the 402 names the limit, what is left and the estimate', async () => {
+    const { meter } = meterWith();
+    await assert.rejects(meter.reserve(apiKey({ limit: 0.05, limitReset: 'daily' }), 0.06), (e: unknown) => {
+      assert.ok(isGatewayError(e));
+      assert.equal(e.status, 402);
+      assert.deepEqual(e.metadata, { limit: 0.05, limit_remaining: 0.05, limit_reset: 'daily', estimated_cost: 0.06 });
+      return true;
+    });
+    await meter.close();
+  });
+
+  /** Callers that reserve 0.01, "call" for a moment, then settle `actual`, until refused. */
+  async function spendUntilRefused(callers: number, actual: number): Promise<number> {
+    const { meter } = meterWith();
+    const key = apiKey({ limit: 0.05 });
+    let spent = 0;
+    const worker = async () => {
+      for (;;) {
+        let r: Reservation;
+        try {
+          r = await meter.reserve(key, 0.01);
+        } catch {
+          return;
+        }
+        await sleep(1);
+        spent += actual;
+        meter.settle(r, generation({ costUsd: actual }));
+      }
+    };
+    await Promise.all(Array.from({ length: callers }, worker));
+    const usage = (await meter.usageReader.read([HASH], new Date('2026-11-21T12:00:00Z'))).get(HASH);
+    assert.ok(usage !== undefined && near(usage.usage, spent));
+    await meter.close();
+    return spent;
+  }
+
+  it('50 concurrent callers whose estimate covers the cost never spend past the limit', async () => {
+    for (const actual of [0.01, 0.007, 0.0001]) {
+      const spent = await spendUntilRefused(50, actual);
+      assert.ok(spent <= 0.05 + 1e-9, `spent ${spent} with actual cost ${actual}`);
+      assert.ok(spent > 0.05 - 0.01 - 1e-9, `stopped early at ${spent}`);
+    }
+  });
+
+  it('a cost above its estimate overshoots by at most that excess per call admitted at the same time', async () => {
+    // One caller at a time: at most one request over.
+    const sequential = await spendUntilRefused(1, 0.018);
+    assert.ok(sequential <= 0.05 + 0.018 + 1e-9, `sequential spent ${sequential}`);
+    // 50 callers: at most limit/estimate = 5 calls are admitted together, each 0.008 over its estimate.
+    const concurrent = await spendUntilRefused(50, 0.018);
+    assert.ok(concurrent <= 0.05 + 5 * 0.008 + 1e-9, `concurrent spent ${concurrent}`);
+  });
+
+  it('settled spend counts at once; release gives the reservation back; repeats are no-ops', async () => {
+    const { meter } = meterWith();
+    const key = apiKey({ limit: 0.05 });
+    const held = await Promise.all(Array.from({ length: 5 }, () => meter.reserve(key, 0.01)));
+    await rejects402(meter.reserve(key, 0.01));
+    for (const r of held) {
+      meter.release(r);
+      meter.release(r);
+    }
+    const again = await Promise.all(Array.from({ length: 5 }, () => meter.reserve(key, 0.01)));
+    for (const r of again) meter.settle(r, generation({ costUsd: 0.008 }));
+    meter.release(again[0] as Reservation); // already settled: no effect
+    // 0.04 spent: 0.01 left.
+    const last = await meter.reserve(key, 0.01);
+    await rejects402(meter.reserve(key, 0.0001));
+    meter.release(last);
+    await meter.close();
+  });
+
+  it('committed spend comes from the ledger (another process, an earlier run)', async () => {
+    const ledger = new MemoryLedger();
+    ledger.spend.set(`${HASH}\nmonth:2026-11`, { amountUsd: 0.045, byokUsd: 0 });
+    const { meter } = meterWith({ ledger });
+    const key = apiKey({ limit: 0.05, limitReset: 'monthly' });
+    await rejects402(meter.reserve(key, 0.01));
+    await meter.reserve(key, 0.005);
+    await meter.close();
+  });
+
+  it('an exhausted key is refused even for a zero estimate', async () => {
+    const { meter } = meterWith();
+    const key = apiKey({ limit: 0.01 });
+    meter.settle(await meter.reserve(key, 0.01), generation({ costUsd: 0.01 }));
+    await rejects402(meter.reserve(key, 0));
+    await rejects402(meter.reserve(apiKey({ hash: OTHER, limit: 0 }), 0));
+    await meter.close();
+  });
+
+  it('cached spend is re-read after spendRefreshMs (other replicas)', async () => {
+    const { meter, ledger, clock } = meterWith({ spendRefreshMs: 1000 });
+    const key = apiKey({ limit: 0.05 });
+    meter.release(await meter.reserve(key, 0.01));
+    ledger.spend.set(`${HASH}\nlifetime`, { amountUsd: 0.05, byokUsd: 0 });
+    meter.release(await meter.reserve(key, 0.01));
+    clock.advance(1001);
+    await rejects402(meter.reserve(key, 0.01));
+    await meter.close();
+  });
+});
+
+describe('meter: windows roll over with the clock', () => {
+  const cases: { reset: 'daily' | 'weekly' | 'monthly'; before: string; stillSame: string; after: string }[] = [
+    { reset: 'daily', before: '2026-11-21T08:00:00.000Z', stillSame: '2026-11-21T23:59:59.999Z', after: '2026-11-22T00:00:00.000Z' },
+    // 2026-11-16 is a Monday: the week runs to Sunday 2026-11-22.
+    { reset: 'weekly', before: '2026-11-16T00:00:00.000Z', stillSame: '2026-11-22T23:59:59.999Z', after: '2026-11-23T00:00:00.000Z' },
+    { reset: 'monthly', before: '2026-01-01T00:00:00.000Z', stillSame: '2026-01-31T23:59:59.999Z', after: '2026-02-01T00:00:00.000Z' },
+  ];
+  for (const c of cases) {
+    it(`${c.reset}: spent out until ${c.stillSame}, fresh at ${c.after}`, async () => {
+      const clock = new ManualClock(c.before);
+      const { meter } = meterWith({ clock });
+      const key = apiKey({ limit: 0.02, limitReset: c.reset });
+      meter.settle(await meter.reserve(key, 0.02), generation({ costUsd: 0.02 }));
+      await rejects402(meter.reserve(key, 0.001));
+      clock.set(c.stillSame);
+      await rejects402(meter.reserve(key, 0.001));
+      clock.set(c.after);
+      meter.release(await meter.reserve(key, 0.02));
+      await meter.flush();
+      await meter.close();
+    });
+  }
+
+  it('a lifetime limit never resets', async () => {
+    const clock = new ManualClock('2026-01-01T00:00:00.000Z');
+    const { meter } = meterWith({ clock });
+    const key = apiKey({ limit: 0.02 });
+    meter.settle(await meter.reserve(key, 0.02), generation({ costUsd: 0.02 }));
+    clock.set('2027-06-01T00:00:00.000Z');
+    await rejects402(meter.reserve(key, 0.001));
+    await meter.close();
+  });
+
+  it('usage: lifetime, UTC day, ISO week and month, after the windows move', async () => {
+    const clock = new ManualClock('2026-11-22T23:00:00.000Z'); // Sunday
+    const { meter } = meterWith({ clock });
+    meter.settle(await meter.reserve(apiKey(), 0), generation({ costUsd: 0.03 }));
+    const read = async (iso: string) => (await meter.usageReader.read([HASH], new Date(iso))).get(HASH);
+    assert.deepEqual(await read('2026-11-22T23:30:00Z'), {
+      usage: 0.03, usageDaily: 0.03, usageWeekly: 0.03, usageMonthly: 0.03,
+      byokUsage: 0, byokUsageDaily: 0, byokUsageWeekly: 0, byokUsageMonthly: 0,
+    });
+    await meter.flush();
+    const monday = await read('2026-11-23T00:00:00Z');
+    assert.ok(monday !== undefined);
+    assert.deepEqual([monday.usage, monday.usageDaily, monday.usageWeekly, monday.usageMonthly], [0.03, 0, 0, 0.03]);
+    const december = await read('2026-12-01T00:00:00Z');
+    assert.ok(december !== undefined);
+    assert.deepEqual([december.usage, december.usageMonthly], [0.03, 0]);
+    await meter.close();
+  });
+});
+
+describe('meter: batched writes', () => {
+  it('settle queues; flush writes generations and spend once; usage is the same before and after', async () => {
+    const { meter, ledger } = meterWith();
+    const now = new Date('2026-11-21T12:00:00Z');
+    for (let i = 0; i < 3; i++) meter.settle(await meter.reserve(apiKey(), 0.01), generation({ costUsd: 0.01 }));
+    assert.equal(ledger.writes, 0);
+    assert.equal(meter.queueDepth(), 3);
+    const before = (await meter.usageReader.read([HASH], now)).get(HASH);
+    await meter.flush();
+    assert.equal(ledger.writes, 1);
+    assert.equal(meter.queueDepth(), 0);
+    assert.equal(ledger.generations.size, 3);
+    assert.ok(near(ledger.stored(HASH, 'lifetime'), 0.03));
+    assert.ok(near(ledger.stored(HASH, 'day:2026-11-21'), 0.03));
+    assert.ok(near(ledger.stored(HASH, 'week:2026-11-16'), 0.03));
+    assert.ok(near(ledger.stored(HASH, 'month:2026-11'), 0.03));
+    const after = (await meter.usageReader.read([HASH], now)).get(HASH);
+    assert.deepEqual(after, before);
+    await meter.close();
+  });
+
+  it('maxBatch: a full queue is written at once, in batches of maxBatch rows', async () => {
+    const { meter, ledger } = meterWith({ maxBatch: 3 });
+    for (let i = 0; i < 7; i++) meter.settle({ keyHash: HASH, amountUsd: 0 }, generation());
+    await until(() => ledger.generations.size >= 6);
+    await meter.flush();
+    assert.equal(ledger.generations.size, 7);
+    assert.equal(ledger.writes, 3);
+    await meter.close();
+  });
+
+  it('the timer writes the queue without a flush() call', async () => {
+    const { meter, ledger } = meterWith({ flushIntervalMs: 10 });
+    meter.settle({ keyHash: HASH, amountUsd: 0 }, generation());
+    await until(() => ledger.generations.size === 1);
+    await meter.close();
+  });
+
+  it('a failed write keeps the rows queued (visible in usage and getGeneration) and the retry applies them once', async () => {
+    const flushErrors: unknown[] = [];
+    const { meter, ledger, logs } = meterWith({ onFlushError: (e) => flushErrors.push(e) });
+    const g = generation({ costUsd: 0.02 });
+    meter.settle(await meter.reserve(apiKey({ limit: 1 }), 0.05), g);
+    ledger.failNext = 1;
+    await assert.rejects(meter.flush(), /database is down/);
+    assert.equal(flushErrors.length, 1);
+    assert.ok(logs.some((l) => l.includes('ledger write failed')));
+    assert.equal(meter.queueDepth(), 1);
+    assert.equal((await meter.getGeneration(g.id, HASH))?.id, g.id);
+    const usage = (await meter.usageReader.read([HASH], new Date('2026-11-21T12:00:00Z'))).get(HASH);
+    assert.ok(usage !== undefined && near(usage.usage, 0.02));
+    await meter.flush();
+    assert.equal(meter.queueDepth(), 0);
+    assert.ok(near(ledger.stored(HASH, 'lifetime'), 0.02));
+    assert.ok(logs.some((l) => l.includes('recovered')));
+    await meter.close();
+  });
+
+  it('the timer retries after a failure and nothing is dropped', async () => {
+    const ledger = new MemoryLedger();
+    ledger.failNext = 2;
+    const { meter } = meterWith({ ledger, flushIntervalMs: 10 });
+    for (let i = 0; i < 4; i++) meter.settle({ keyHash: HASH, amountUsd: 0 }, generation({ costUsd: 0.01 }));
+    await until(() => ledger.generations.size === 4);
+    assert.ok(near(ledger.stored(HASH, 'lifetime'), 0.04));
+    await meter.close();
+  });
+
+  it('a batch whose commit was ambiguous is not counted twice when retried', async () => {
+    const { meter, ledger } = meterWith();
+    const g = generation({ costUsd: 0.01 });
+    meter.settle({ keyHash: HASH, amountUsd: 0 }, g);
+    // The first attempt committed but the client saw an error.
+    const real = ledger.writeBatch.bind(ledger);
+    let first = true;
+    ledger.writeBatch = async (gens, deltas) => {
+      await real(gens, deltas);
+      if (first) {
+        first = false;
+        throw new Error('connection reset after COMMIT');
+      }
+    };
+    await assert.rejects(meter.flush());
+    await meter.flush();
+    assert.ok(near(ledger.stored(HASH, 'lifetime'), 0.01));
+    await meter.close();
+  });
+
+  it('a spend read waits for a batch in flight, so it is counted once', async () => {
+    const { meter, ledger } = meterWith();
+    meter.settle({ keyHash: HASH, amountUsd: 0 }, generation({ costUsd: 0.01 }));
+    let open: () => void = () => undefined;
+    ledger.gate = new Promise((resolve) => (open = resolve));
+    const flushing = meter.flush();
+    await sleep(5);
+    const reading = meter.usageReader.read([HASH], new Date('2026-11-21T12:00:00Z'));
+    const reserving = meter.reserve(apiKey({ limit: 0.02 }), 0.01);
+    await sleep(5);
+    ledger.gate = null;
+    open();
+    await flushing;
+    assert.ok(near((await reading).get(HASH)?.usage ?? -1, 0.01));
+    meter.release(await reserving);
+    await rejects402(meter.reserve(apiKey({ limit: 0.02 }), 0.011));
+    await meter.close();
+  });
+
+  it('close() flushes; with the database down it resolves and logs what is lost', async () => {
+    const { meter, ledger } = meterWith();
+    meter.settle({ keyHash: HASH, amountUsd: 0 }, generation());
+    await meter.close();
+    assert.equal(ledger.generations.size, 1);
+
+    const down = meterWith();
+    down.ledger.failNext = 1_000;
+    down.meter.settle({ keyHash: HASH, amountUsd: 0 }, generation());
+    await down.meter.close();
+    assert.ok(down.logs.some((l) => l.startsWith('ALARM') && l.includes('1 generation(s)')));
+  });
+
+  it('settle never throws and meters nonsense costs as zero', async () => {
+    const { meter, ledger } = meterWith();
+    const g = generation({ costUsd: Number.NaN, promptCostUsd: -1, completionCostUsd: Number.POSITIVE_INFINITY });
+    assert.doesNotThrow(() => meter.settle({ keyHash: HASH, amountUsd: 0 }, g));
+    await meter.flush();
+    assert.equal(ledger.generations.get(g.id)?.costUsd, 0);
+    assert.equal(ledger.stored(HASH, 'lifetime'), 0);
+    await meter.close();
+  });
+});
+
+describe('meter: getGeneration', () => {
+  it("finds the key's own generation in the queue and in the ledger; never another key's", async () => {
+    const { meter } = meterWith();
+    const mine = generation();
+    const theirs = generation({ keyHash: OTHER });
+    meter.settle({ keyHash: HASH, amountUsd: 0 }, mine);
+    meter.settle({ keyHash: OTHER, amountUsd: 0 }, theirs);
+    const check = async (m: Meter) => {
+      assert.equal((await m.getGeneration(mine.id, HASH))?.id, mine.id);
+      assert.equal(await m.getGeneration(mine.id, OTHER), null);
+      assert.equal(await m.getGeneration(theirs.id, HASH), null);
+      assert.equal(await m.getGeneration('gen-unknown', HASH), null);
+    };
+    await check(meter);
+    await meter.flush();
+    await check(meter);
+    await meter.close();
+  });
+});
