@@ -15,6 +15,10 @@ import { workspaceRoutes } from './http/routes/workspaces.js';
 import { healthRoutes } from './http/routes/health.js';
 import { catalogRoutes } from './http/routes/catalog.js';
 import { modelCallRoutes } from './http/routes/model-calls.js';
+import { generationRoute } from './http/routes/generation.js';
+import { metricsRoute } from './http/routes/metrics.js';
+import { httpMetricsHook } from './observability/metrics.js';
+import { callLogLine } from './observability/call-log.js';
 import type { App } from './http/types.js';
 import type { Services } from './services.js';
 
@@ -52,6 +56,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   app.setValidatorCompiler(validatorCompiler);
+  app.addHook('onResponse', httpMetricsHook(services.metrics));
+  services.callLog.write = (generation) => app.log.info({ call: callLogLine(generation) }, 'model call');
   installErrorHandling(app, options.bodyLimitBytes);
   // An empty body on a POST without payload (e.g. rotate) is no body, not malformed JSON.
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (_request, body, done) => {
@@ -88,6 +94,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
         });
       await scope('management', (s) => {
         keyManagementRoutes(s, services);
+        metricsRoute(s, services.metrics);
         memberRoutes(s, services);
         workspaceRoutes(s, services);
       });
@@ -101,6 +108,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
           keepAliveAfterMs: options.streamKeepAliveAfterMs ?? 2000,
           keepAliveEveryMs: options.streamKeepAliveEveryMs ?? 10_000,
         });
+        generationRoute(s, services.meter);
       });
       for (const ext of options.extensions ?? []) await scope(ext.level, (s) => ext.register(s, services));
     },

@@ -12,6 +12,13 @@ import { Gateway } from './gateway/gateway.js';
 import { openPolicyResolver } from './gateway/policy.js';
 import { createProviderRegistry, type ProviderRegistry } from './providers/index.js';
 import type { Store } from './store/index.js';
+import { Metrics } from './observability/metrics.js';
+import { recordGeneration } from './observability/generation-metrics.js';
+import type { GenerationRecord } from './domain/accounting/types.js';
+
+export interface CallLogSink {
+  write(generation: GenerationRecord): void;
+}
 
 /** Everything the HTTP layer and the CLI call, built once over one store. */
 export interface Services {
@@ -26,6 +33,9 @@ export interface Services {
   meter: Meter;
   providers: ProviderRegistry;
   gateway: Gateway;
+  metrics: Metrics;
+  /** Where the one structured line per model call goes; the app points it at its logger. */
+  callLog: CallLogSink;
   /** Flushes the ledger and closes upstream pools (the store is closed by its owner). */
   close(): Promise<void>;
 }
@@ -47,7 +57,16 @@ export function createServices(options: ServiceOptions): Services {
     externalChangeMarker: () => store.externalChangeMarker(),
     revalidateAfterMs: options.keyCacheRevalidateMs,
   });
-  const meter = createMeter({ ledger: store.ledger, clock, flushIntervalMs: options.ledgerFlushMs, log: options.log });
+  const metrics = new Metrics();
+  const meter = createMeter({
+    ledger: store.ledger,
+    clock,
+    flushIntervalMs: options.ledgerFlushMs,
+    log: options.log,
+    onFlushError: () => metrics.recordLedgerFlushFailure(),
+  });
+  metrics.trackLedger(meter);
+  const callLog: CallLogSink = { write: () => undefined };
   const providers = createProviderRegistry();
   const health = new EndpointHealth({ now: () => clock.now().getTime() });
   return {
@@ -67,7 +86,20 @@ export function createServices(options: ServiceOptions): Services {
     usage: meter.usageReader,
     meter,
     providers,
-    gateway: new Gateway({ catalog, providers, health, meter, policy: openPolicyResolver, clock }),
+    gateway: new Gateway({
+      catalog,
+      providers,
+      health,
+      meter,
+      policy: openPolicyResolver,
+      clock,
+      observe: (generation) => {
+        recordGeneration(metrics, generation);
+        callLog.write(generation);
+      },
+    }),
+    metrics,
+    callLog,
     close: async () => {
       await meter.close();
       await providers.close();

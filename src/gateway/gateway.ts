@@ -28,6 +28,8 @@ export interface GatewayDeps {
   meter: Meter;
   policy: PolicyResolver;
   clock: Clock;
+  /** Told of every settled generation (metrics, the call log). Must not throw. */
+  observe?: (generation: GenerationRecord) => void;
 }
 
 /** One model call after validation, routing and budget reservation; not yet sent upstream. */
@@ -189,6 +191,7 @@ export class Gateway {
     };
     if (candidate === null && usage === null) this.deps.meter.release(call.reservation);
     this.deps.meter.settle(call.reservation, generation);
+    this.deps.observe?.(generation);
     return cost;
   }
 }
