@@ -111,7 +111,13 @@ const chunks = <T>(items: readonly T[], size: number): T[][] => {
   return out;
 };
 
-export function createLedgerRepository(db: Kysely<AccountingDatabase>): LedgerRepository {
+/**
+ * Over any database that has the accounting tables (the store's `Database` once they are merged
+ * in), or a transaction of one.
+ */
+export function createLedgerRepository<DB extends AccountingDatabase>(database: Kysely<DB>): LedgerRepository {
+  // Kysely's type is invariant in DB; the constraint guarantees these tables exist as typed.
+  const db = database as unknown as Kysely<AccountingDatabase>;
   return {
     async writeBatch(generations, spendDeltas) {
       if (generations.length === 0 && spendDeltas.length === 0) return;

@@ -1,0 +1,33 @@
+// A Kysely over a fresh SQLite file or PostgreSQL database with the foundation and accounting
+// migrations applied, as the lead's store will have it once 002 is registered.
+import type { Kysely } from 'kysely';
+import * as m001 from '../../src/store/migrations/001-foundation.js';
+import * as m002 from '../../src/store/migrations/002-accounting.js';
+import type { AccountingTables } from '../../src/store/schema-accounting.js';
+import type { Database } from '../../src/store/schema.js';
+import { openPostgres } from '../../src/store/postgres/connect.js';
+import { openSqlite } from '../../src/store/sqlite/connect.js';
+import { testDatabase, type TestDialect } from '../support/server.js';
+
+/** The merged type the lead's `Database` becomes; the ledger repository must accept it. */
+export type MergedDatabase = Database & AccountingTables;
+
+export interface AccountingDb {
+  db: Kysely<MergedDatabase>;
+  close(): Promise<void>;
+}
+
+export async function openAccountingDb(dialect: TestDialect): Promise<AccountingDb> {
+  const target = await testDatabase(dialect);
+  const base = dialect === 'sqlite' ? openSqlite(target.url).db : openPostgres(target.url).db;
+  const db = base as unknown as Kysely<MergedDatabase>;
+  await m001.up(db as unknown as Kysely<unknown>);
+  await m002.up(db as unknown as Kysely<unknown>);
+  return {
+    db,
+    close: async () => {
+      await db.destroy();
+      await target.dispose();
+    },
+  };
+}
