@@ -43,6 +43,7 @@ class BatchingMeter implements Meter {
   private lastError: unknown = null;
   private failures = 0;
   private failedSinceTick = false;
+  private closed = false;
   private readonly timer: NodeJS.Timeout;
 
   readonly usageReader: KeyUsageReader = { read: (hashes, now) => this.readUsage(hashes, now) };
@@ -102,7 +103,8 @@ class BatchingMeter implements Meter {
       }
       this.queue.push({ generation: record, deltas });
       this.unwritten.set(record.id, record);
-      if (this.queue.length >= this.maxBatch && !this.failedSinceTick) void this.drain();
+      // After close() there is no timer: a late settle is written at once.
+      if ((this.closed || this.queue.length >= this.maxBatch) && !this.failedSinceTick) void this.drain();
     } catch (error) {
       this.log('meter: settle failed', error);
     }
@@ -125,6 +127,7 @@ class BatchingMeter implements Meter {
   }
 
   async close(): Promise<void> {
+    this.closed = true;
     clearInterval(this.timer);
     try {
       await this.flush();
