@@ -189,7 +189,6 @@ export class Gateway {
       attempts: input.attempts,
       createdAt: now.toISOString(),
     };
-    if (candidate === null && usage === null) this.deps.meter.release(call.reservation);
     this.deps.meter.settle(call.reservation, generation);
     this.deps.observe?.(generation);
     return cost;
