@@ -1,3 +1,4 @@
+import { countTokens } from 'gpt-tokenizer/encoding/o200k_base';
 /** Token accounting as reported to clients (reference §6.6 ChatUsage). */
 export interface CanonicalPromptTokensDetails {
   cached_tokens?: number;
@@ -29,10 +30,17 @@ export interface CanonicalUsage {
   estimated?: boolean;
 }
 
-/** Rough token count for text when an upstream reports no usage (≈ 4 characters per token). */
+/**
+ * Token count for text when an upstream reports no usage, with the o200k_base BPE tokenizer
+ * (GPT-4o's; other vendors' tokenizers differ by a few percent). Very long texts fall back to
+ * four characters a token so that counting never costs more than the call.
+ */
 export function estimateTokens(text: string): number {
-  return text.length === 0 ? 0 : Math.ceil(text.length / 4);
+  if (text.length === 0) return 0;
+  return text.length > MAX_TOKENIZED_CHARS ? Math.ceil(text.length / 4) : countTokens(text);
 }
+
+const MAX_TOKENIZED_CHARS = 1_000_000;
 
 export function makeUsage(promptTokens: number, completionTokens: number): CanonicalUsage {
   return {

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import type { CanonicalUsage, ChatMessage } from '../canonical/index.js';
+import { estimateTokens, type CanonicalUsage, type ChatMessage } from '../canonical/index.js';
 import { toCanonicalChatRequest } from '../canonical/index.js';
 import type { Catalog } from '../catalog/index.js';
 import type { Clock } from '../domain/common/clock.js';
@@ -59,18 +59,19 @@ export interface SettleInput {
 
 const newGenerationId = (): string => `gen-${Date.now()}-${randomBytes(10).toString('hex')}`;
 
-function promptChars(kind: CallKind, body: ModelCallBody): number {
+/** The text a call sends, for estimates: prompt(s), or every message's content and tool calls. */
+function promptText(kind: CallKind, body: ModelCallBody): string {
   if (kind === 'completion') {
     const prompt = (body as CompletionRequestBody).prompt;
-    return typeof prompt === 'string' ? prompt.length : prompt.reduce((n, p) => n + p.length, 0);
+    return typeof prompt === 'string' ? prompt : prompt.join('\n');
   }
-  let n = 0;
+  const parts: string[] = [];
   for (const m of (body as ChatRequestBody).messages) {
-    if (typeof m.content === 'string') n += m.content.length;
-    else if (Array.isArray(m.content)) n += JSON.stringify(m.content).length;
-    if (m.tool_calls !== undefined) n += JSON.stringify(m.tool_calls).length;
+    if (typeof m.content === 'string') parts.push(m.content);
+    else if (Array.isArray(m.content)) parts.push(JSON.stringify(m.content));
+    if (m.tool_calls !== undefined) parts.push(JSON.stringify(m.tool_calls));
   }
-  return n;
+  return parts.join('\n');
 }
 
 /** Validation → policy → routing → reservation → upstream attempts with fallback → metering. */
@@ -108,7 +109,7 @@ export class Gateway {
     });
     if (!plan.ok) throw refusalToError(plan.refusal);
     const maxTokens = (kind === 'chat' ? (body as ChatRequestBody).max_completion_tokens : null) ?? body.max_tokens ?? null;
-    const estimate = estimateCost({ promptChars: promptChars(kind, body), maxTokens, candidates: plan.candidates });
+    const estimate = estimateCost({ promptChars: promptText(kind, body).length, maxTokens, candidates: plan.candidates });
     const reservation = await this.deps.meter.reserve(key, estimate);
     return {
       kind,
@@ -146,10 +147,10 @@ export class Gateway {
     return this.deps.providers.get(candidate.provider.kind);
   }
 
-  /** Usage counted by us (≈ 4 characters a token) when the upstream reported none, e.g. a cut stream. */
-  estimatedUsage(call: PreparedCall, completionChars: number): CanonicalUsage {
-    const prompt = Math.ceil(promptChars(call.kind, call.body) / 4);
-    const completion = Math.ceil(completionChars / 4);
+  /** Usage counted by us with the tokenizer when the upstream reported none, e.g. a cut stream. */
+  estimatedUsage(call: PreparedCall, completionTokens: number): CanonicalUsage {
+    const prompt = estimateTokens(promptText(call.kind, call.body));
+    const completion = completionTokens;
     return { prompt_tokens: prompt, completion_tokens: completion, total_tokens: prompt + completion, estimated: true };
   }
 

@@ -50,6 +50,14 @@ describe('streaming', () => {
     assert.ok(last?.error !== undefined);
     assert.equal(last?.choices[0]?.finish_reason, 'error');
     assert.equal(gw.fake.requests.length, 1, 'no failover after the first token');
+    // The upstream never sent usage: the gateway counted what it streamed and still charged it.
+    const gen = await fetch(`${gw.server.api}/generation?id=${(JSON.parse(r.events[0] ?? '{}') as { id: string }).id}`, {
+      headers: { authorization: `Bearer ${gw.apiKey}` },
+    });
+    const data = ((await gen.json()) as { data: { tokens_completion: number; tokens_prompt: number; total_cost: number; finish_reason: string } }).data;
+    assert.ok(data.tokens_completion > 0 && data.tokens_prompt > 0);
+    assert.ok(data.total_cost > 0);
+    assert.equal(data.finish_reason, 'error');
   });
 
   it('a pre-stream failure falls back silently; when all fail, a normal HTTP error', async () => {

@@ -8,6 +8,7 @@ import type {
 } from '../../canonical/index.js';
 import { errors, isGatewayError, renderError, type GatewayError } from '../../errors/index.js';
 import { legacyCompletion } from '../../providers/index.js';
+import { estimateTokens } from '../../canonical/index.js';
 import type { Gateway, PreparedCall } from '../../gateway/gateway.js';
 import { costOf, usageWithCost } from '../../gateway/cost.js';
 import { ChatRequestSchema, CompletionRequestSchema, type ChatRequestBody, type CompletionRequestBody } from '../../gateway/request-schema.js';
@@ -26,11 +27,14 @@ export interface ModelCallOptions {
 
 type AnyChunk = CanonicalChunk | CanonicalCompletionChunk;
 
-function chunkText(chunk: AnyChunk): number {
+/** Tokens a chunk streamed to the client (counted only when the upstream reports no usage). */
+function chunkTokens(chunk: AnyChunk): number {
   let n = 0;
   for (const choice of chunk.choices) {
-    if ('delta' in choice) n += (choice.delta.content ?? '').length + JSON.stringify(choice.delta.tool_calls ?? '').length - 2;
-    else if ('text' in choice) n += choice.text.length;
+    if ('delta' in choice) {
+      n += estimateTokens(choice.delta.content ?? '');
+      if (choice.delta.tool_calls !== undefined) n += estimateTokens(JSON.stringify(choice.delta.tool_calls));
+    } else if ('text' in choice) n += estimateTokens(choice.text);
   }
   return n;
 }
@@ -116,12 +120,12 @@ async function respondStream(gateway: Gateway, call: PreparedCall, reply: Fastif
   let usage: CanonicalUsage | null = null;
   let finish: string | null = null;
   let upstreamId: string | null = null;
-  let streamedChars = 0;
+  let streamedTokens = 0;
   try {
     for await (const chunk of outcome.value) {
       upstreamId ??= chunk.id;
       finish = finishOf(chunk) ?? finish;
-      streamedChars += chunkText(chunk);
+      streamedTokens += chunkTokens(chunk);
       const out: Record<string, unknown> = { ...chunk, id: call.generationId, model: candidate.model.slug, provider: candidate.provider.name };
       if (chunk.usage !== undefined) {
         usage = chunk.usage;
@@ -137,18 +141,18 @@ async function respondStream(gateway: Gateway, call: PreparedCall, reply: Fastif
       await writer.data(JSON.stringify(errorChunk(call, candidate.model.slug, error)));
     }
   }
-  settleStream(gateway, { call, candidate, attempts: outcome.attempts, firstByteMs: outcome.firstByteMs }, { usage, finish, upstreamId, streamedChars, cancelled: controller.signal.aborted });
+  settleStream(gateway, { call, candidate, attempts: outcome.attempts, firstByteMs: outcome.firstByteMs }, { usage, finish, upstreamId, streamedTokens, cancelled: controller.signal.aborted });
   writer.end();
 }
 
 function settleStream(
   gateway: Gateway,
   base: { call: PreparedCall; candidate: RouteCandidate; attempts: { provider: string; model: string; status: number | null }[]; firstByteMs: number },
-  seen: { usage: CanonicalUsage | null; finish: string | null; upstreamId: string | null; streamedChars: number; cancelled: boolean },
+  seen: { usage: CanonicalUsage | null; finish: string | null; upstreamId: string | null; streamedTokens: number; cancelled: boolean },
 ): void {
   gateway.settle({
     ...base,
-    usage: seen.usage ?? gateway.estimatedUsage(base.call, seen.streamedChars),
+    usage: seen.usage ?? gateway.estimatedUsage(base.call, seen.streamedTokens),
     finishReason: seen.finish,
     upstreamId: seen.upstreamId,
     cancelled: seen.cancelled,
