@@ -5,6 +5,7 @@
  */
 import type { Generated } from 'kysely';
 import type { AccountingTables } from './schema-accounting.js';
+import type { GuardrailTables } from './schema-guardrails.js';
 
 export interface MembersTable {
   id: string;
@@ -70,7 +71,7 @@ export interface StoreMetaTable {
   id?: Generated<number>;
 }
 
-export interface Database extends AccountingTables {
+export interface Database extends AccountingTables, GuardrailTables {
   members: MembersTable;
   workspaces: WorkspacesTable;
   workspace_members: WorkspaceMembersTable;

@@ -1,10 +1,12 @@
 import { Migrator, type Kysely } from 'kysely';
 import type { LedgerRepository } from '../domain/accounting/types.js';
+import type { GuardrailRepository } from '../domain/guardrails/types.js';
 import type { KeyRepository } from '../domain/keys/types.js';
 import type { MemberRepository } from '../domain/members/types.js';
 import type { WorkspaceRepository } from '../domain/workspaces/types.js';
 import { migrationProvider } from './migrations/index.js';
 import { openPostgres } from './postgres/connect.js';
+import { createGuardrailRepository } from './repositories/guardrails.js';
 import { createKeyRepository } from './repositories/keys.js';
 import { createLedgerRepository } from './repositories/ledger.js';
 import { createMemberRepository } from './repositories/members.js';
@@ -21,6 +23,7 @@ export interface Repositories {
   workspaces: WorkspaceRepository;
   keys: KeyRepository;
   ledger: LedgerRepository;
+  guardrails: GuardrailRepository;
 }
 
 export interface Store extends Repositories {
@@ -44,6 +47,7 @@ function repositories(db: Kysely<Database>): Repositories {
     keys: createKeyRepository(db),
     // Database extends AccountingTables, so the ledger's narrower view of the schema is safe.
     ledger: createLedgerRepository(db as unknown as Kysely<AccountingDatabase>),
+    guardrails: createGuardrailRepository(db),
   };
 }
 

@@ -1,0 +1,215 @@
+import { errors } from '../../errors/index.js';
+import type { Clock } from '../common/clock.js';
+import { isUuid, newUuid } from '../common/ids.js';
+import type { Page, PageResult } from '../common/page.js';
+import type { KeyRecord, KeyRepository } from '../keys/types.js';
+import type { MemberRepository } from '../members/types.js';
+import type { WorkspaceRecord, WorkspaceRepository } from '../workspaces/types.js';
+import { defaultGuardrailId } from '../workspaces/service.js';
+import type {
+  GuardrailInput,
+  GuardrailRecord,
+  GuardrailRepository,
+  KeyAssignmentRecord,
+  MemberAssignmentRecord,
+} from './types.js';
+import { checkLimitPair, toPatch, type ModelLookup } from './validate.js';
+
+export interface GuardrailRepos {
+  guardrails: GuardrailRepository;
+  keys: KeyRepository;
+  members: MemberRepository;
+  workspaces: WorkspaceRepository;
+}
+
+export interface GuardrailServiceDeps extends GuardrailRepos {
+  catalog: ModelLookup;
+  clock: Clock;
+  transaction<T>(fn: (repos: GuardrailRepos) => Promise<T>): Promise<T>;
+}
+
+/** The name a workspace's default guardrail gets when it is materialised (reference §2.4). */
+export const defaultGuardrailName = (workspaceId: string): string => `Workspace ${workspaceId} Default`;
+
+const notFound = (id: string) => errors.notFound(`Guardrail ${id} not found`);
+
+/** Guardrails (seed §2.1, §4.1–4.4; reference §2) and their key and member assignments. */
+export class GuardrailService {
+  constructor(private readonly deps: GuardrailServiceDeps) {}
+
+  async list(workspaceRef: string | undefined, page: Page): Promise<PageResult<GuardrailRecord>> {
+    const workspace = await this.workspace(workspaceRef);
+    return this.deps.guardrails.list(workspace.id, page);
+  }
+
+  async create(input: GuardrailInput & { name: string }, workspaceRef: string | undefined): Promise<GuardrailRecord> {
+    const workspace = await this.workspace(workspaceRef);
+    const patch = toPatch(input, this.deps.catalog);
+    const record: GuardrailRecord = {
+      ...this.blank(workspace.id, input.name),
+      ...patch,
+      zdr: { ...this.blank(workspace.id, input.name).zdr, ...patch.zdr },
+      id: newUuid(),
+    };
+    checkLimitPair(input, record);
+    return this.deps.guardrails.insert(record);
+  }
+
+  async get(id: string): Promise<GuardrailRecord> {
+    const found = isUuid(id) ? await this.deps.guardrails.findById(id.toLowerCase()) : null;
+    if (found === null) throw notFound(id);
+    return found;
+  }
+
+  /** Partial update; the first PATCH of a workspace's default guardrail id materialises it. */
+  async update(id: string, input: GuardrailInput): Promise<GuardrailRecord> {
+    const key = id.toLowerCase();
+    const patch = toPatch(input, this.deps.catalog);
+    const current = isUuid(key) ? await this.deps.guardrails.findById(key) : null;
+    let base = current;
+    let owner: WorkspaceRecord | null = null;
+    if (base === null) {
+      owner = isUuid(key) ? await this.workspaceOfDefault(key) : null;
+      if (owner === null) throw notFound(id);
+      base = { ...this.blank(owner.id, defaultGuardrailName(owner.id)), id: key };
+    }
+    checkLimitPair(input, {
+      limitUsd: patch.limitUsd !== undefined ? patch.limitUsd : base.limitUsd,
+      resetInterval: patch.resetInterval !== undefined ? patch.resetInterval : base.resetInterval,
+    });
+    const materialise = owner === null ? null : base;
+    const updated = await this.deps.transaction(async (repos) => {
+      if (materialise !== null) await repos.guardrails.insertIfAbsent(materialise);
+      return repos.guardrails.update(key, patch, this.now());
+    });
+    if (updated === null) throw notFound(id);
+    return updated;
+  }
+
+  async delete(id: string): Promise<void> {
+    if (!isUuid(id) || !(await this.deps.guardrails.delete(id.toLowerCase()))) throw notFound(id);
+  }
+
+  async listKeyAssignments(id: string | null, page: Page): Promise<PageResult<KeyAssignmentRecord>> {
+    if (id === null) return this.deps.guardrails.listKeyAssignments(null, page);
+    const guardrail = await this.get(id);
+    return this.deps.guardrails.listKeyAssignments(guardrail.id, page);
+  }
+
+  /** A key holds one guardrail: assigning moves it here. Unknown or management keys: 400. */
+  async assignKeys(id: string, keyHashes: string[], assignedBy: string | null): Promise<number> {
+    const guardrail = await this.get(id);
+    const unique = [...new Set(keyHashes)];
+    const keys = await Promise.all(unique.map((hash) => this.deps.keys.findByHash(hash)));
+    const unknown = unique.filter((_, i) => keys[i] === null);
+    if (unknown.length > 0) {
+      throw errors.invalidRequest(`key_hashes: unknown keys ${unknown.join(', ')}`, { field: 'key_hashes', key_hashes: unknown });
+    }
+    const management = unique.filter((_, i) => keys[i]?.kind === 'management');
+    if (management.length > 0) {
+      throw errors.invalidRequest(`key_hashes: management keys cannot hold a guardrail: ${management.join(', ')}`, {
+        field: 'key_hashes',
+        key_hashes: management,
+      });
+    }
+    const now = this.now();
+    return this.deps.transaction((repos) =>
+      repos.guardrails.assignKeys(unique.map((target) => ({ id: newUuid(), guardrailId: guardrail.id, target, assignedBy, createdAt: now }))),
+    );
+  }
+
+  async unassignKeys(id: string, keyHashes: string[]): Promise<number> {
+    const guardrail = await this.get(id);
+    return this.deps.guardrails.unassignKeys(guardrail.id, [...new Set(keyHashes)]);
+  }
+
+  async listMemberAssignments(id: string | null, page: Page): Promise<PageResult<MemberAssignmentRecord>> {
+    if (id === null) return this.deps.guardrails.listMemberAssignments(null, page);
+    const guardrail = await this.get(id);
+    return this.deps.guardrails.listMemberAssignments(guardrail.id, page);
+  }
+
+  /** A member holds one directly assigned guardrail: assigning moves it here. Unknown ids: 400. */
+  async assignMembers(id: string, userIds: string[], assignedBy: string | null): Promise<number> {
+    const guardrail = await this.get(id);
+    const unique = [...new Set(userIds)];
+    const existing = new Set(await this.deps.members.existing(unique));
+    const unknown = unique.filter((u) => !existing.has(u));
+    if (unknown.length > 0) {
+      throw errors.invalidRequest(`member_user_ids: unknown members ${unknown.join(', ')}`, {
+        field: 'member_user_ids',
+        member_user_ids: unknown,
+      });
+    }
+    const now = this.now();
+    return this.deps.transaction((repos) =>
+      repos.guardrails.assignMembers(unique.map((target) => ({ id: newUuid(), guardrailId: guardrail.id, target, assignedBy, createdAt: now }))),
+    );
+  }
+
+  async unassignMembers(id: string, userIds: string[]): Promise<number> {
+    const guardrail = await this.get(id);
+    return this.deps.guardrails.unassignMembers(guardrail.id, [...new Set(userIds)]);
+  }
+
+  /**
+   * The guardrails that apply to calls made with `key` (decisions.md): the key's assigned
+   * guardrail, its creator member's assigned guardrail, and the key workspace's default guardrail
+   * once materialised. Each at most once.
+   */
+  async effectiveFor(key: KeyRecord): Promise<GuardrailRecord[]> {
+    const found = await Promise.all([
+      this.deps.guardrails.guardrailOfKey(key.hash),
+      this.deps.guardrails.guardrailOfMember(key.creatorUserId),
+      this.deps.guardrails.findById(defaultGuardrailId(key.workspaceId)),
+    ]);
+    const out: GuardrailRecord[] = [];
+    for (const g of found) if (g !== null && !out.some((o) => o.id === g.id)) out.push(g);
+    return out;
+  }
+
+  private async workspace(ref: string | undefined): Promise<WorkspaceRecord> {
+    const workspace = ref === undefined ? await this.deps.workspaces.findDefault() : await this.deps.workspaces.findByIdOrSlug(ref);
+    if (workspace === null) {
+      throw errors.invalidRequest(`workspace_id: unknown workspace ${ref ?? '(default)'}`, { field: 'workspace_id' });
+    }
+    return workspace;
+  }
+
+  /** The workspace whose default guardrail has this id, if any. */
+  private async workspaceOfDefault(id: string): Promise<WorkspaceRecord | null> {
+    const limit = 100;
+    for (let offset = 0; ; offset += limit) {
+      const { rows } = await this.deps.workspaces.list({ offset, limit });
+      const match = rows.find((w) => defaultGuardrailId(w.id) === id);
+      if (match !== undefined) return match;
+      if (rows.length < limit) return null;
+    }
+  }
+
+  private blank(workspaceId: string, name: string): GuardrailRecord {
+    return {
+      id: '',
+      workspaceId,
+      name,
+      description: null,
+      allowedModels: null,
+      allowedProviders: null,
+      ignoredModels: null,
+      ignoredProviders: null,
+      limitUsd: null,
+      resetInterval: null,
+      enforceZdr: null,
+      zdr: { vendor_a: null, vendor_b: null, vendor_c: null, vendor_d: null, other: null },
+      contentFilterBuiltins: null,
+      contentFilters: null,
+      includeByokInBudgets: false,
+      createdAt: this.now(),
+      updatedAt: null,
+    };
+  }
+
+  private now(): string {
+    return this.deps.clock.now().toISOString();
+  }
+}
