@@ -12,6 +12,7 @@ import { WorkspaceMemberObject, WorkspaceObject } from './http/schemas/workspace
 import { currentKeyRoute, keyManagementRoutes } from './http/routes/keys.js';
 import { memberRoutes } from './http/routes/members.js';
 import { workspaceRoutes } from './http/routes/workspaces.js';
+import { guardrailRoutes } from './http/routes/guardrails.js';
 import { healthRoutes } from './http/routes/health.js';
 import { catalogRoutes } from './http/routes/catalog.js';
 import { modelCallRoutes } from './http/routes/model-calls.js';
@@ -97,6 +98,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
         metricsRoute(s, services.metrics);
         memberRoutes(s, services);
         workspaceRoutes(s, services);
+        guardrailRoutes(s, services);
       });
       await scope('any', (s) => {
         currentKeyRoute(s, services);

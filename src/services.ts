@@ -2,6 +2,7 @@ import type { Catalog } from './catalog/index.js';
 import type { Clock } from './domain/common/clock.js';
 import { createMeter } from './domain/accounting/meter.js';
 import type { Meter } from './domain/accounting/types.js';
+import { GuardrailService } from './domain/guardrails/service.js';
 import { KeyAuthenticator } from './domain/keys/authenticator.js';
 import { KeyService } from './domain/keys/service.js';
 import type { KeyUsageReader } from './domain/keys/usage.js';
@@ -29,6 +30,7 @@ export interface Services {
   keys: KeyService;
   members: MemberService;
   workspaces: WorkspaceService;
+  guardrails: GuardrailService;
   usage: KeyUsageReader;
   meter: Meter;
   providers: ProviderRegistry;
@@ -80,6 +82,15 @@ export function createServices(options: ServiceOptions): Services {
       workspaces: store.workspaces,
       members: store.members,
       keys: store.keys,
+      clock,
+      transaction: (fn) => store.withTransaction(fn),
+    }),
+    guardrails: new GuardrailService({
+      guardrails: store.guardrails,
+      keys: store.keys,
+      members: store.members,
+      workspaces: store.workspaces,
+      catalog,
       clock,
       transaction: (fn) => store.withTransaction(fn),
     }),
