@@ -12,7 +12,6 @@ import { createLedgerRepository } from './repositories/ledger.js';
 import { createMemberRepository } from './repositories/members.js';
 import { createWorkspaceRepository } from './repositories/workspaces.js';
 import type { Database } from './schema.js';
-import type { AccountingDatabase } from './schema-accounting.js';
 import { openSqlite } from './sqlite/connect.js';
 
 export type Dialect = 'sqlite' | 'postgres';
@@ -45,8 +44,7 @@ function repositories(db: Kysely<Database>): Repositories {
     members: createMemberRepository(db),
     workspaces: createWorkspaceRepository(db),
     keys: createKeyRepository(db),
-    // Database extends AccountingTables, so the ledger's narrower view of the schema is safe.
-    ledger: createLedgerRepository(db as unknown as Kysely<AccountingDatabase>),
+    ledger: createLedgerRepository(db),
     guardrails: createGuardrailRepository(db),
   };
 }
