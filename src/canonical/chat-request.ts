@@ -108,6 +108,24 @@ export const GATEWAY_ONLY_FIELDS: ReadonlySet<string> = new Set([
 const TYPED: ReadonlySet<string> = new Set(TYPED_CHAT_FIELDS);
 
 /**
+ * Splits a client body into the fields an adapter types (`typed`) and those forwarded untouched
+ * (`extra`); gateway-only fields and undefined values go nowhere. Shared by every request kind.
+ */
+export function splitRequestFields(
+  body: Readonly<Record<string, unknown>>,
+  typedFields: ReadonlySet<string>,
+): { typed: Record<string, unknown>; extra: Record<string, unknown> } {
+  const typed: Record<string, unknown> = {};
+  const extra: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(body)) {
+    if (value === undefined) continue;
+    if (typedFields.has(key)) typed[key] = value;
+    else if (!GATEWAY_ONLY_FIELDS.has(key)) extra[key] = value;
+  }
+  return { typed, extra };
+}
+
+/**
  * Builds a canonical request from an already validated client body: copies typed fields, moves
  * the rest (minus gateway-only fields) into `extra`, and sets `model` to the upstream name.
  * The body is not mutated; values are shared (callers treat requests as immutable).
@@ -116,13 +134,7 @@ export function toCanonicalChatRequest(
   body: Record<string, unknown> & { messages: ChatMessage[] },
   upstreamModel: string,
 ): CanonicalChatRequest {
-  const out: Record<string, unknown> = {};
-  const extra: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(body)) {
-    if (value === undefined) continue;
-    if (TYPED.has(key)) out[key] = value;
-    else if (!GATEWAY_ONLY_FIELDS.has(key)) extra[key] = value;
-  }
+  const { typed: out, extra } = splitRequestFields(body, TYPED);
   return { ...(out as Omit<CanonicalChatRequest, 'model' | 'extra'>), messages: body.messages, model: upstreamModel, extra };
 }
 
