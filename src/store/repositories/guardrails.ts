@@ -11,7 +11,7 @@ import type {
   MemberAssignmentRecord,
   NewAssignment,
 } from '../../domain/guardrails/types.js';
-import { fromFlag, fromJson, toCount, toFlag, toJson } from './convert.js';
+import { countRows, fromFlag, fromJson, toFlag, toJson } from './convert.js';
 
 /** Nullable booleans keep their null: integer 0/1 or NULL. */
 const toTri = (value: boolean | null): number | null => (value === null ? null : toFlag(value));
@@ -140,9 +140,9 @@ export function createGuardrailRepository(db: Kysely<Database>): GuardrailReposi
       const base = db.selectFrom('guardrails').where('workspace_id', '=', workspaceId);
       const [rows, count] = await Promise.all([
         base.selectAll().orderBy('created_at').orderBy('id').offset(page.offset).limit(page.limit).execute(),
-        base.select((eb) => eb.fn.countAll<string | number>().as('n')).executeTakeFirst(),
+        countRows(base),
       ]);
-      return { rows: rows.map(toRecord), total: toCount(count?.n) };
+      return { rows: rows.map(toRecord), total: count };
     },
     async update(id, patch, now) {
       const row = await db
@@ -168,9 +168,9 @@ export function createGuardrailRepository(db: Kysely<Database>): GuardrailReposi
           .offset(page.offset)
           .limit(page.limit)
           .execute(),
-        base.select((eb) => eb.fn.countAll<string | number>().as('n')).executeTakeFirst(),
+        countRows(base),
       ]);
-      return { rows: rows.map(toKeyAssignment), total: toCount(count?.n) };
+      return { rows: rows.map(toKeyAssignment), total: count };
     },
     async assignKeys(rows) {
       let changed = 0;
@@ -215,9 +215,9 @@ export function createGuardrailRepository(db: Kysely<Database>): GuardrailReposi
       const base = guardrailId === null ? all : all.where('guardrail_id', '=', guardrailId);
       const [rows, count] = await Promise.all([
         base.selectAll().orderBy('created_at').orderBy('id').offset(page.offset).limit(page.limit).execute(),
-        base.select((eb) => eb.fn.countAll<string | number>().as('n')).executeTakeFirst(),
+        countRows(base),
       ]);
-      return { rows: rows.map(toMemberAssignment), total: toCount(count?.n) };
+      return { rows: rows.map(toMemberAssignment), total: count };
     },
     async assignMembers(rows) {
       let changed = 0;

@@ -1,7 +1,7 @@
 import type { Kysely, Selectable } from 'kysely';
 import type { ApiKeysTable, Database } from '../schema.js';
 import type { KeyPatch, KeyRecord, KeyRepository, NewKey } from '../../domain/keys/types.js';
-import { fromFlag, toFlag } from './convert.js';
+import { countRows, fromFlag, toFlag } from './convert.js';
 
 function toRecord(row: Selectable<ApiKeysTable>): KeyRecord {
   return {
@@ -122,10 +122,7 @@ export function createKeyRepository(db: Kysely<Database>): KeyRepository {
       return Number(result.numDeletedRows);
     },
     async countActiveInWorkspace(workspaceId, now) {
-      const row = await activeApiKeys(workspaceId, now)
-        .select((eb) => eb.fn.countAll<string | number>().as('n'))
-        .executeTakeFirst();
-      return Number(row?.n ?? 0);
+      return countRows(activeApiKeys(workspaceId, now));
     },
   };
 }

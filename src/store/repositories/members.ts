@@ -1,7 +1,7 @@
 import type { Kysely, Selectable } from 'kysely';
 import type { Database, MembersTable } from '../schema.js';
 import type { MemberRecord, MemberRepository } from '../../domain/members/types.js';
-import { toCount } from './convert.js';
+import { countRows } from './convert.js';
 
 function toRecord(row: Selectable<MembersTable>): MemberRecord {
   return {
@@ -47,9 +47,9 @@ export function createMemberRepository(db: Kysely<Database>): MemberRepository {
     async list(page) {
       const [rows, count] = await Promise.all([
         db.selectFrom('members').selectAll().orderBy('created_at').orderBy('id').offset(page.offset).limit(page.limit).execute(),
-        db.selectFrom('members').select((eb) => eb.fn.countAll<string | number>().as('n')).executeTakeFirst(),
+        countRows(db.selectFrom('members')),
       ]);
-      return { rows: rows.map(toRecord), total: toCount(count?.n) };
+      return { rows: rows.map(toRecord), total: count };
     },
   };
 }

@@ -6,7 +6,7 @@ import type {
   WorkspaceRecord,
   WorkspaceRepository,
 } from '../../domain/workspaces/types.js';
-import { fromFlag, fromJson, toCount, toFlag, toJson } from './convert.js';
+import { countRows, fromFlag, fromJson, toFlag, toJson } from './convert.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -108,9 +108,9 @@ export function createWorkspaceRepository(db: Kysely<Database>): WorkspaceReposi
           .offset(page.offset)
           .limit(page.limit)
           .execute(),
-        db.selectFrom('workspaces').select((eb) => eb.fn.countAll<string | number>().as('n')).executeTakeFirst(),
+        countRows(db.selectFrom('workspaces')),
       ]);
-      return { rows: rows.map(toRecord), total: toCount(count?.n) };
+      return { rows: rows.map(toRecord), total: count };
     },
     async update(id, patch, now) {
       const row = await db
@@ -129,9 +129,9 @@ export function createWorkspaceRepository(db: Kysely<Database>): WorkspaceReposi
       const base = db.selectFrom('workspace_members').where('workspace_id', '=', workspaceId);
       const [rows, count] = await Promise.all([
         base.selectAll().orderBy('created_at').orderBy('id').offset(page.offset).limit(page.limit).execute(),
-        base.select((eb) => eb.fn.countAll<string | number>().as('n')).executeTakeFirst(),
+        countRows(base),
       ]);
-      return { rows: rows.map(toMember), total: toCount(count?.n) };
+      return { rows: rows.map(toMember), total: count };
     },
     async upsertMembers(rows) {
       const out: WorkspaceMemberRecord[] = [];
