@@ -144,7 +144,7 @@ export const GuardrailListQuery = Type.Object({
   workspace_id: Type.Optional(Type.String({ minLength: 1, maxLength: 100 })),
 });
 
-/** GET/DELETE and assignment routes: any string; a malformed id is simply not found (404). */
+/** GET/DELETE and assignment routes: every string is accepted; a malformed id is simply not found (404). */
 export const GuardrailParams = Type.Object({ id: Type.String({ minLength: 1, maxLength: 100 }) });
 /** PATCH lists 400 (seed §4.2): a malformed UUID is a 400 there. */
 export const GuardrailUuidParams = Type.Object({ id: Type.String({ format: 'uuid' }) });
