@@ -18,6 +18,7 @@ import { AttemptsFailed, firstSuccessful, type Attempt } from './attempts.js';
 import { costOf, estimateCost, type CallCost } from './cost.js';
 import { checkMessages } from './message-rules.js';
 import type { PolicyResolver } from './policy.js';
+import { noPresets, type AppliedPreset, type PresetResolver } from './preset-hook.js';
 import type { ChatRequestBody, CompletionRequestBody } from './request-schema.js';
 import { toCanonicalCompletionRequest, type CallKind, type ModelCallBody } from './request-kinds.js';
 
@@ -27,6 +28,8 @@ export interface GatewayDeps {
   health: EndpointHealth;
   meter: Meter;
   policy: PolicyResolver;
+  /** Merges a referenced preset into the body before anything else looks at it. */
+  presets?: PresetResolver;
   clock: Clock;
   /** Told of every settled generation (metrics, the call log). Must not throw. */
   observe?: (generation: GenerationRecord) => void;
@@ -36,7 +39,11 @@ export interface GatewayDeps {
 export interface PreparedCall {
   kind: CallKind;
   key: KeyRecord;
+  /** The body as sent upstream: preset merged, content filters' redactions applied. */
   body: ModelCallBody;
+  preset: AppliedPreset | null;
+  /** Content-filter flags (e.g. prompt injection) recorded on the generation and in a header. */
+  flags: string[];
   candidates: readonly RouteCandidate[];
   reservation: Reservation;
   generationId: string;
@@ -83,7 +90,9 @@ export class Gateway {
   }
 
   async prepare(options: { kind: CallKind; key: KeyRecord; body: ModelCallBody; requestId: string }): Promise<PreparedCall> {
-    const { kind, key, body } = options;
+    const { kind, key } = options;
+    const applied = await (this.deps.presets ?? noPresets).apply({ kind, key, body: options.body });
+    const body = applied.body;
     if (kind === 'chat') checkMessages((body as ChatRequestBody).messages);
     const prefs = validateProviderPreferences(body.provider ?? undefined);
     if (!prefs.ok) {
@@ -115,6 +124,8 @@ export class Gateway {
       kind,
       key,
       body,
+      preset: applied.preset,
+      flags: [],
       candidates: plan.candidates,
       reservation,
       generationId: newGenerationId(),
@@ -184,9 +195,9 @@ export class Gateway {
       costUsd: cost.total,
       latencyMs: Math.round(input.firstByteMs),
       generationTimeMs: now.getTime() - call.startedAt,
-      presetId: null,
-      presetVersion: null,
-      flags: [],
+      presetId: call.preset?.id ?? null,
+      presetVersion: call.preset?.version ?? null,
+      flags: call.flags,
       attempts: input.attempts,
       createdAt: now.toISOString(),
     };
