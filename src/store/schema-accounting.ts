@@ -36,9 +36,12 @@ export interface GenerationsTable {
   created_at: string;
 }
 
-/** Spend counters per key and window ('lifetime', 'day:YYYY-MM-DD', 'week:<Monday>', 'month:YYYY-MM'). */
-export interface KeySpendTable {
-  key_hash: string;
+/**
+ * Spend counters per account and window ('lifetime', 'day:YYYY-MM-DD', 'week:<Monday>',
+ * 'month:YYYY-MM'). An account is a key hash, or `member:<user_id>` for a member's keys together.
+ */
+export interface SpendCountersTable {
+  account: string;
   window: string;
   amount_usd: number;
   byok_usd: number;
@@ -46,7 +49,7 @@ export interface KeySpendTable {
 
 export interface AccountingTables {
   generations: GenerationsTable;
-  key_spend: KeySpendTable;
+  spend_counters: SpendCountersTable;
 }
 
 /** What the ledger repository needs; `Database` (with these tables merged) satisfies it. */

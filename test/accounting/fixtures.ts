@@ -103,7 +103,7 @@ export class MemoryLedger implements LedgerRepository {
     }
     for (const d of deltas) {
       if (!inserted.has(d.generationId)) continue;
-      const slot = `${d.keyHash}\n${d.window}`;
+      const slot = `${d.account}\n${d.window}`;
       const s = this.spend.get(slot) ?? { amountUsd: 0, byokUsd: 0 };
       this.spend.set(slot, { amountUsd: s.amountUsd + d.amountUsd, byokUsd: s.byokUsd + d.byokUsd });
     }

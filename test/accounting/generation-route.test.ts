@@ -52,7 +52,7 @@ for (const dialect of dialects()) {
           { provider: 'azure', model: 'gpt-4o-mini', status: 200 },
         ],
       });
-      meter.settle({ keyHash: g.keyHash, amountUsd: 0 }, g);
+      meter.settle({ accounts: [g.keyHash], amountUsd: 0 }, g);
       for (const phase of ['queued', 'flushed']) {
         if (phase === 'flushed') await meter.flush();
         const res = await call<{ data: Record<string, unknown> }>(server, 'GET', `/generation?id=${g.id}`, { token: key(0).token });
@@ -86,7 +86,7 @@ for (const dialect of dialects()) {
 
     it('parses with the official SDK', async () => {
       const g = generation({ keyHash: key(0).hash, upstreamId: null, finishReason: null, presetId: 'p-1', attempts: [] });
-      meter.settle({ keyHash: g.keyHash, amountUsd: 0 }, g);
+      meter.settle({ accounts: [g.keyHash], amountUsd: 0 }, g);
       const sdk = new OpenRouter({ apiKey: key(0).token, serverURL: server.api, retryConfig: { strategy: 'none' } });
       const res = await sdk.generations.getGeneration({ id: g.id });
       assert.equal(res.data.id, g.id);
@@ -98,7 +98,7 @@ for (const dialect of dialects()) {
 
     it("404 for another key's generation and for unknown ids; 400 without id; management keys refused", async () => {
       const g = generation({ keyHash: key(0).hash });
-      meter.settle({ keyHash: g.keyHash, amountUsd: 0 }, g);
+      meter.settle({ accounts: [g.keyHash], amountUsd: 0 }, g);
       const other = await call<{ error: { code: number } }>(server, 'GET', `/generation?id=${g.id}`, { token: key(1).token });
       assert.equal(other.status, 404);
       assert.equal(other.body.error.code, 404);
@@ -110,7 +110,7 @@ for (const dialect of dialects()) {
     });
 
     it('GET /metrics answers Prometheus text with the ledger queue depth', async () => {
-      meter.settle({ keyHash: key(0).hash, amountUsd: 0 }, generation({ keyHash: key(0).hash }));
+      meter.settle({ accounts: [key(0).hash], amountUsd: 0 }, generation({ keyHash: key(0).hash }));
       const res = await fetch(`${server.api}/metrics`, { headers: { authorization: `Bearer ${server.managementToken}` } });
       assert.equal(res.status, 200);
       assert.match(res.headers.get('content-type') ?? '', /^text\/plain/);

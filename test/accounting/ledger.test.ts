@@ -12,7 +12,7 @@ const OTHER = 'e'.repeat(64);
 const W = ['lifetime', 'day:2026-11-21', 'week:2026-11-16', 'month:2026-11'];
 
 const deltas = (generationId: string, keyHash: string, amountUsd: number): SpendDelta[] =>
-  W.map((window) => ({ generationId, keyHash, window, amountUsd, byokUsd: 0 }));
+  W.map((window) => ({ generationId, account: keyHash, window, amountUsd, byokUsd: 0 }));
 
 for (const dialect of dialects()) {
   describe(`ledger repository (${dialect})`, () => {

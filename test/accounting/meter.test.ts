@@ -227,7 +227,7 @@ describe('meter: batched writes', () => {
 
   it('maxBatch: a full queue is written at once, in batches of maxBatch rows', async () => {
     const { meter, ledger } = meterWith({ maxBatch: 3 });
-    for (let i = 0; i < 7; i++) meter.settle({ keyHash: HASH, amountUsd: 0 }, generation());
+    for (let i = 0; i < 7; i++) meter.settle({ accounts: [HASH], amountUsd: 0 }, generation());
     await until(() => ledger.generations.size >= 6);
     await meter.flush();
     assert.equal(ledger.generations.size, 7);
@@ -237,7 +237,7 @@ describe('meter: batched writes', () => {
 
   it('the timer writes the queue without a flush() call', async () => {
     const { meter, ledger } = meterWith({ flushIntervalMs: 10 });
-    meter.settle({ keyHash: HASH, amountUsd: 0 }, generation());
+    meter.settle({ accounts: [HASH], amountUsd: 0 }, generation());
     await until(() => ledger.generations.size === 1);
     await meter.close();
   });
@@ -266,7 +266,7 @@ describe('meter: batched writes', () => {
     const ledger = new MemoryLedger();
     ledger.failNext = 2;
     const { meter } = meterWith({ ledger, flushIntervalMs: 10 });
-    for (let i = 0; i < 4; i++) meter.settle({ keyHash: HASH, amountUsd: 0 }, generation({ costUsd: 0.01 }));
+    for (let i = 0; i < 4; i++) meter.settle({ accounts: [HASH], amountUsd: 0 }, generation({ costUsd: 0.01 }));
     await until(() => ledger.generations.size === 4);
     assert.ok(near(ledger.stored(HASH, 'lifetime'), 0.04));
     await meter.close();
@@ -275,7 +275,7 @@ describe('meter: batched writes', () => {
   it('a batch whose commit was ambiguous is not counted twice when retried', async () => {
     const { meter, ledger } = meterWith();
     const g = generation({ costUsd: 0.01 });
-    meter.settle({ keyHash: HASH, amountUsd: 0 }, g);
+    meter.settle({ accounts: [HASH], amountUsd: 0 }, g);
     // The first attempt committed but the client saw an error.
     const real = ledger.writeBatch.bind(ledger);
     let first = true;
@@ -294,7 +294,7 @@ describe('meter: batched writes', () => {
 
   it('a spend read waits for a batch in flight, so it is counted once', async () => {
     const { meter, ledger } = meterWith();
-    meter.settle({ keyHash: HASH, amountUsd: 0 }, generation({ costUsd: 0.01 }));
+    meter.settle({ accounts: [HASH], amountUsd: 0 }, generation({ costUsd: 0.01 }));
     let open: () => void = () => undefined;
     ledger.gate = new Promise((resolve) => (open = resolve));
     const flushing = meter.flush();
@@ -313,13 +313,13 @@ describe('meter: batched writes', () => {
 
   it('close() flushes; with the database down it resolves and logs what is lost', async () => {
     const { meter, ledger } = meterWith();
-    meter.settle({ keyHash: HASH, amountUsd: 0 }, generation());
+    meter.settle({ accounts: [HASH], amountUsd: 0 }, generation());
     await meter.close();
     assert.equal(ledger.generations.size, 1);
 
     const down = meterWith();
     down.ledger.failNext = 1_000;
-    down.meter.settle({ keyHash: HASH, amountUsd: 0 }, generation());
+    down.meter.settle({ accounts: [HASH], amountUsd: 0 }, generation());
     await down.meter.close();
     assert.ok(down.logs.some((l) => l.startsWith('ALARM') && l.includes('1 generation(s)')));
   });
@@ -327,7 +327,7 @@ describe('meter: batched writes', () => {
   it('settle never throws and meters nonsense costs as zero', async () => {
     const { meter, ledger } = meterWith();
     const g = generation({ costUsd: Number.NaN, promptCostUsd: -1, completionCostUsd: Number.POSITIVE_INFINITY });
-    assert.doesNotThrow(() => meter.settle({ keyHash: HASH, amountUsd: 0 }, g));
+    assert.doesNotThrow(() => meter.settle({ accounts: [HASH], amountUsd: 0 }, g));
     await meter.flush();
     assert.equal(ledger.generations.get(g.id)?.costUsd, 0);
     assert.equal(ledger.stored(HASH, 'lifetime'), 0);
@@ -340,8 +340,8 @@ describe('meter: getGeneration', () => {
     const { meter } = meterWith();
     const mine = generation();
     const theirs = generation({ keyHash: OTHER });
-    meter.settle({ keyHash: HASH, amountUsd: 0 }, mine);
-    meter.settle({ keyHash: OTHER, amountUsd: 0 }, theirs);
+    meter.settle({ accounts: [HASH], amountUsd: 0 }, mine);
+    meter.settle({ accounts: [OTHER], amountUsd: 0 }, theirs);
     const check = async (m: Meter) => {
       assert.equal((await m.getGeneration(mine.id, HASH))?.id, mine.id);
       assert.equal(await m.getGeneration(mine.id, OTHER), null);

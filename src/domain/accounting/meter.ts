@@ -1,10 +1,10 @@
-import { errors } from '../../errors/index.js';
 import type { KeyRecord } from '../keys/types.js';
 import type { KeyUsage, KeyUsageReader } from '../keys/usage.js';
 import { ReadWriteGate } from './gate.js';
 import { SpendBook } from './spend-book.js';
-import type { GenerationRecord, LedgerRepository, Meter, MeterOptions, Reservation, SpendDelta } from './types.js';
-import { limitWindow, windowList, windowsAt } from './windows.js';
+import { keyBudget, spendAccounts } from './accounts.js';
+import type { Budget, GenerationRecord, LedgerRepository, Meter, MeterOptions, Reservation, SpendDelta } from './types.js';
+import { LIFETIME, limitWindow, windowList, windowsAt } from './windows.js';
 
 /** Money comparisons tolerate float noise far below a cent. */
 const EPSILON = 1e-9;
@@ -58,31 +58,33 @@ class BatchingMeter implements Meter {
     this.timer.unref();
   }
 
-  async reserve(key: KeyRecord, estimateUsd: number): Promise<Reservation> {
-    const reservation: Reservation = Object.freeze({ keyHash: key.hash, amountUsd: money(estimateUsd) });
-    if (key.limit === null) return reservation;
-    const window = limitWindow(key.limitReset, this.options.clock.now());
-    const stored = await this.committedSpend(key.hash, window);
-    // From here to hold() nothing awaits: concurrent reserves of one key see each other's holds.
+  async reserve(key: KeyRecord, estimateUsd: number, budgets: readonly Budget[] = []): Promise<Reservation> {
+    const amountUsd = money(estimateUsd);
+    const checks: Budget[] = key.limit === null ? [...budgets] : [keyBudget(key, key.limit), ...budgets];
+    const accounts = [...new Set(checks.map((b) => b.account))];
+    const reservation: Reservation = Object.freeze({ accounts, amountUsd });
+    if (checks.length === 0) return reservation;
+    const now = this.options.clock.now();
+    const windows = checks.map((b) => limitWindow(b.reset, now));
+    const stored = await Promise.all(checks.map((b, i) => this.committedSpend(b.account, windows[i] ?? LIFETIME)));
+    // From here to hold() nothing awaits: concurrent reserves of one account see each other's holds.
     // BYOK spend would count here when include_byok_in_limit is set; there is no BYOK yet.
-    const spent = stored + this.book.pendingFor(key.hash, window) + this.book.reservedFor(key.hash);
-    const available = key.limit - spent;
-    if (available <= EPSILON || reservation.amountUsd > available + EPSILON) {
-      throw errors.paymentRequired('Key spending limit reached: this request may cost more than the key has left', {
-        limit: key.limit,
-        limit_remaining: Math.max(0, available),
-        limit_reset: key.limitReset,
-        estimated_cost: reservation.amountUsd,
-      });
-    }
-    this.book.hold(key.hash, reservation.amountUsd);
+    checks.forEach((budget, i) => {
+      const window = windows[i] ?? LIFETIME;
+      const spent = (stored[i] ?? 0) + this.book.pendingFor(budget.account, window) + this.book.reservedFor(budget.account);
+      const available = budget.limitUsd - spent;
+      if (available <= EPSILON || amountUsd > available + EPSILON) {
+        throw budget.exhausted({ remainingUsd: Math.max(0, available), estimateUsd: amountUsd });
+      }
+    });
+    for (const account of accounts) this.book.hold(account, amountUsd);
     this.active.add(reservation);
     return reservation;
   }
 
   release(reservation: Reservation): void {
     if (!this.active.delete(reservation)) return;
-    this.book.unhold(reservation.keyHash, reservation.amountUsd);
+    for (const account of reservation.accounts) this.book.unhold(account, reservation.amountUsd);
   }
 
   settle(reservation: Reservation, generation: GenerationRecord): void {
@@ -96,9 +98,11 @@ class BatchingMeter implements Meter {
       };
       const deltas: SpendDelta[] = [];
       if (record.costUsd > 0) {
-        for (const window of windowList(windowsAt(this.options.clock.now()))) {
-          deltas.push({ generationId: record.id, keyHash: record.keyHash, window, amountUsd: record.costUsd, byokUsd: 0 });
-          this.book.addPending(record.keyHash, window, record.costUsd);
+        for (const account of spendAccounts(record)) {
+          for (const window of windowList(windowsAt(this.options.clock.now()))) {
+            deltas.push({ generationId: record.id, account, window, amountUsd: record.costUsd, byokUsd: 0 });
+            this.book.addPending(account, window, record.costUsd);
+          }
         }
       }
       this.queue.push({ generation: record, deltas });
@@ -165,7 +169,7 @@ class BatchingMeter implements Meter {
           deltas,
         );
         // Under the write turn: no spend read overlaps the move from pending to committed.
-        for (const d of deltas) this.book.commitPending(d.keyHash, d.window, d.amountUsd);
+        for (const d of deltas) this.book.commitPending(d.account, d.window, d.amountUsd);
         for (const q of batch) this.unwritten.delete(q.generation.id);
       });
     } catch (error) {
@@ -194,19 +198,19 @@ class BatchingMeter implements Meter {
     }
   }
 
-  /** Stored spend of a key in a window, cached and re-read after `spendRefreshMs`. */
-  private async committedSpend(keyHash: string, window: string): Promise<number> {
-    const cached = this.book.cached(keyHash, window);
+  /** Stored spend of an account in a window, cached and re-read after `spendRefreshMs`. */
+  private async committedSpend(account: string, window: string): Promise<number> {
+    const cached = this.book.cached(account, window);
     const nowMs = this.options.clock.now().getTime();
     if (cached !== undefined && nowMs - cached.loadedAtMs < this.refreshMs) return cached.amount;
-    const slot = `${keyHash}\n${window}`;
+    const slot = `${account}\n${window}`;
     let load = this.loads.get(slot);
     if (load === undefined) {
       load = this.gate
         .read(async () => {
-          const rows = await this.ledger.spendFor(keyHash, [window]);
+          const rows = await this.ledger.spendFor(account, [window]);
           const amount = rows.get(window)?.amountUsd ?? 0;
-          this.book.cache(keyHash, window, amount, nowMs);
+          this.book.cache(account, window, amount, nowMs);
           return amount;
         })
         .finally(() => this.loads.delete(slot));
@@ -214,7 +218,7 @@ class BatchingMeter implements Meter {
     }
     await load;
     // Batches that committed since the load were added to the cache entry by writeNext.
-    return this.book.cached(keyHash, window)?.amount ?? (await load);
+    return this.book.cached(account, window)?.amount ?? (await load);
   }
 
   private async readUsage(hashes: string[], now: Date): Promise<Map<string, KeyUsage>> {

@@ -1,5 +1,6 @@
+import type { GatewayError } from '../../errors/index.js';
 import type { Clock } from '../common/clock.js';
-import type { KeyRecord } from '../keys/types.js';
+import type { KeyRecord, LimitReset } from '../keys/types.js';
 import type { KeyUsageReader } from '../keys/usage.js';
 
 /** One model call as metered: what was served, what it cost, how long it took. */
@@ -50,17 +51,31 @@ export interface GenerationAttempt {
   status: number | null;
 }
 
-/** Money held for one in-flight call; settle or release it exactly once (repeats are no-ops). */
+/** Money held for one in-flight call on every account it was checked against; settle or release it exactly once (repeats are no-ops). */
 export interface Reservation {
-  readonly keyHash: string;
+  readonly accounts: readonly string[];
   readonly amountUsd: number;
 }
 
-/** Spend added to one key's counter in one window ('lifetime', 'day:…', 'week:…', 'month:…'). */
+/**
+ * A spending cap checked before a call, besides the key's own `limit` (which the meter checks
+ * itself): a guardrail's `limit_usd` for one assignee. `account` is whose spend counts: a key
+ * hash, or `memberAccount(user_id)` for everything a member's keys spent.
+ */
+export interface Budget {
+  account: string;
+  limitUsd: number;
+  reset: LimitReset | null;
+  /** The error for a call this budget cannot cover (a 403 naming the guardrail). */
+  exhausted(details: { remainingUsd: number; estimateUsd: number }): GatewayError;
+}
+
+/** Spend added to one account's counter in one window ('lifetime', 'day:…', 'week:…', 'month:…'). */
 export interface SpendDelta {
   /** The generation this spend belongs to: a delta is applied only when its generation row is new. */
   generationId: string;
-  keyHash: string;
+  /** A key hash, or `member:<user_id>`. */
+  account: string;
   window: string;
   amountUsd: number;
   byokUsd: number;
@@ -76,13 +91,13 @@ export interface LedgerRepository {
   /**
    * Writes in ONE transaction: inserts the generations (an id already stored is skipped, so a
    * batch retried after an ambiguous commit is not applied twice) and adds the deltas of the
-   * newly inserted generations to the `key_spend` counters.
+   * newly inserted generations to the `spend_counters`.
    */
   writeBatch(generations: readonly GenerationRecord[], spendDeltas: readonly SpendDelta[]): Promise<void>;
-  /** Stored spend of one key per window; windows without a row are absent. */
-  spendFor(keyHash: string, windows: readonly string[]): Promise<Map<string, WindowSpend>>;
-  /** Stored spend of many keys: hash → window → spend; absent rows are absent. */
-  usageFor(hashes: readonly string[], windows: readonly string[]): Promise<Map<string, Map<string, WindowSpend>>>;
+  /** Stored spend of one account per window; windows without a row are absent. */
+  spendFor(account: string, windows: readonly string[]): Promise<Map<string, WindowSpend>>;
+  /** Stored spend of many accounts: account → window → spend; absent rows are absent. */
+  usageFor(accounts: readonly string[], windows: readonly string[]): Promise<Map<string, Map<string, WindowSpend>>>;
   findGeneration(id: string): Promise<GenerationRecord | null>;
 }
 
@@ -90,9 +105,10 @@ export interface Meter {
   /**
    * Reserves an estimated cost before the upstream call. Throws `errors.paymentRequired` (402)
    * when the key's `limit` in its `limit_reset` window cannot cover committed spend + in-flight
-   * reservations + this estimate. Keys without a limit always pass.
+   * reservations + this estimate, and the budget's own error (403) when one of `budgets` cannot.
+   * Keys without a limit and no budgets always pass.
    */
-  reserve(key: KeyRecord, estimateUsd: number): Promise<Reservation>;
+  reserve(key: KeyRecord, estimateUsd: number, budgets?: readonly Budget[]): Promise<Reservation>;
   /**
    * Releases the reservation, adds the real cost to the key's spend at once (in memory) and
    * queues the generation and its spend for a batched write. Never throws.

@@ -2,6 +2,7 @@ import type { Migration, MigrationProvider } from 'kysely';
 import * as m001 from './001-foundation.js';
 import * as m002 from './002-accounting.js';
 import * as m003 from './003-guardrails.js';
+import * as m004 from './004-spend-accounts.js';
 
 /**
  * Versioned migrations, compiled into the binary (no directory scanning at run time).
@@ -11,6 +12,7 @@ const migrations: Record<string, Migration> = {
   '001-foundation': m001,
   '002-accounting': m002,
   '003-guardrails': m003,
+  '004-spend-accounts': m004,
 };
 
 export const migrationProvider: MigrationProvider = {

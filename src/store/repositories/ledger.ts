@@ -90,13 +90,16 @@ function toRecord(row: Selectable<GenerationsTable>): GenerationRecord {
   };
 }
 
-/** Sums deltas per (key, window): one INSERT … ON CONFLICT may touch a row only once. */
-function aggregate(deltas: readonly SpendDelta[]): { key_hash: string; window: string; amount_usd: number; byok_usd: number }[] {
-  const sums = new Map<string, { key_hash: string; window: string; amount_usd: number; byok_usd: number }>();
+/**
+ * Sums deltas per (account, window): one INSERT … ON CONFLICT may touch a row only once, and a
+ * batch touches each counter row once however many calls it settles (no per-call hot-row write).
+ */
+function aggregate(deltas: readonly SpendDelta[]): { account: string; window: string; amount_usd: number; byok_usd: number }[] {
+  const sums = new Map<string, { account: string; window: string; amount_usd: number; byok_usd: number }>();
   for (const d of deltas) {
-    const slot = `${d.keyHash}\n${d.window}`;
+    const slot = `${d.account}\n${d.window}`;
     const sum = sums.get(slot);
-    if (sum === undefined) sums.set(slot, { key_hash: d.keyHash, window: d.window, amount_usd: d.amountUsd, byok_usd: d.byokUsd });
+    if (sum === undefined) sums.set(slot, { account: d.account, window: d.window, amount_usd: d.amountUsd, byok_usd: d.byokUsd });
     else {
       sum.amount_usd += d.amountUsd;
       sum.byok_usd += d.byokUsd;
@@ -136,12 +139,12 @@ export function createLedgerRepository<DB extends AccountingDatabase>(database: 
         const fresh = aggregate(spendDeltas.filter((d) => inserted.has(d.generationId)));
         for (const part of chunks(fresh, ROWS_PER_INSERT)) {
           await trx
-            .insertInto('key_spend')
+            .insertInto('spend_counters')
             .values(part)
             .onConflict((oc) =>
-              oc.columns(['key_hash', 'window']).doUpdateSet({
-                amount_usd: sql<number>`key_spend.amount_usd + excluded.amount_usd`,
-                byok_usd: sql<number>`key_spend.byok_usd + excluded.byok_usd`,
+              oc.columns(['account', 'window']).doUpdateSet({
+                amount_usd: sql<number>`spend_counters.amount_usd + excluded.amount_usd`,
+                byok_usd: sql<number>`spend_counters.byok_usd + excluded.byok_usd`,
               }),
             )
             .execute();
@@ -149,34 +152,34 @@ export function createLedgerRepository<DB extends AccountingDatabase>(database: 
       });
     },
 
-    async spendFor(keyHash, windows) {
+    async spendFor(account, windows) {
       const result = new Map<string, WindowSpend>();
       if (windows.length === 0) return result;
       const rows = await db
-        .selectFrom('key_spend')
+        .selectFrom('spend_counters')
         .select(['window', 'amount_usd', 'byok_usd'])
-        .where('key_hash', '=', keyHash)
+        .where('account', '=', account)
         .where('window', 'in', [...windows])
         .execute();
       for (const r of rows) result.set(r.window, { amountUsd: Number(r.amount_usd), byokUsd: Number(r.byok_usd) });
       return result;
     },
 
-    async usageFor(hashes, windows) {
+    async usageFor(accounts, windows) {
       const result = new Map<string, Map<string, WindowSpend>>();
-      if (hashes.length === 0 || windows.length === 0) return result;
-      for (const part of chunks(hashes, 500)) {
+      if (accounts.length === 0 || windows.length === 0) return result;
+      for (const part of chunks(accounts, 500)) {
         const rows = await db
-          .selectFrom('key_spend')
-          .select(['key_hash', 'window', 'amount_usd', 'byok_usd'])
-          .where('key_hash', 'in', part)
+          .selectFrom('spend_counters')
+          .select(['account', 'window', 'amount_usd', 'byok_usd'])
+          .where('account', 'in', part)
           .where('window', 'in', [...windows])
           .execute();
         for (const r of rows) {
-          let perWindow = result.get(r.key_hash);
+          let perWindow = result.get(r.account);
           if (perWindow === undefined) {
             perWindow = new Map();
-            result.set(r.key_hash, perWindow);
+            result.set(r.account, perWindow);
           }
           perWindow.set(r.window, { amountUsd: Number(r.amount_usd), byokUsd: Number(r.byok_usd) });
         }

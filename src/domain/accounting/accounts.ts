@@ -1,0 +1,33 @@
+import { errors } from '../../errors/index.js';
+import type { KeyRecord } from '../keys/types.js';
+import type { Budget, GenerationRecord } from './types.js';
+
+/**
+ * Spend accounts: every settled call adds its cost to its key's account (the key hash) and to
+ * the account of the member who created the key, in every window. Budgets are checked against
+ * an account: a key's own limit and a key-assigned guardrail against the key's, a
+ * member-assigned guardrail against the member's (reference §2.7: "key usage also accrues to
+ * the owning member").
+ */
+export const memberAccount = (userId: string): string => `member:${userId}`;
+
+export const spendAccounts = (generation: Pick<GenerationRecord, 'keyHash' | 'creatorUserId'>): string[] => [
+  generation.keyHash,
+  memberAccount(generation.creatorUserId),
+];
+
+/** The key's own `limit`, in its `limit_reset` window: 402 when it cannot cover a call. */
+export function keyBudget(key: KeyRecord, limit: number): Budget {
+  return {
+    account: key.hash,
+    limitUsd: limit,
+    reset: key.limitReset,
+    exhausted: ({ remainingUsd, estimateUsd }) =>
+      errors.paymentRequired('Key spending limit reached: this request may cost more than the key has left', {
+        limit,
+        limit_remaining: remainingUsd,
+        limit_reset: key.limitReset,
+        estimated_cost: estimateUsd,
+      }),
+  };
+}
