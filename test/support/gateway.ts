@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startFakeUpstream, type FakeUpstream } from '../fake-upstream/index.js';
+import type { Clock } from '../../src/domain/common/clock.js';
 import { startTestServer, type TestDialect, type TestServer } from './server.js';
 
 /** Prices (USD per token) of the test catalog, so tests can assert costs exactly. */
@@ -53,12 +54,17 @@ export interface GatewayHarness {
 }
 
 /** Fake upstream + the real server configured to use it + one API key. */
-export async function startGateway(options: { dialect: TestDialect; env?: Record<string, string>; catalog?: (fakeUrl: string) => Record<string, unknown> }): Promise<GatewayHarness> {
+export async function startGateway(options: {
+  dialect: TestDialect;
+  env?: Record<string, string>;
+  catalog?: (fakeUrl: string) => Record<string, unknown>;
+  clock?: Clock;
+}): Promise<GatewayHarness> {
   const fake = await startFakeUpstream();
   const dir = mkdtempSync(join(tmpdir(), 'switchyard-config-'));
   const configPath = join(dir, 'catalog.json');
   writeFileSync(configPath, JSON.stringify((options.catalog ?? testCatalog)(fake.url)));
-  const server = await startTestServer({ dialect: options.dialect, env: { SWITCHYARD_CONFIG: configPath, ...options.env } });
+  const server = await startTestServer({ dialect: options.dialect, clock: options.clock, env: { SWITCHYARD_CONFIG: configPath, ...options.env } });
   const res = await fetch(`${server.api}/keys`, {
     method: 'POST',
     headers: { authorization: `Bearer ${server.managementToken}`, 'content-type': 'application/json' },
