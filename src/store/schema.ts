@@ -6,6 +6,7 @@
 import type { Generated } from 'kysely';
 import type { AccountingTables } from './schema-accounting.js';
 import type { GuardrailTables } from './schema-guardrails.js';
+import type { PresetTables } from './schema-presets.js';
 
 export interface MembersTable {
   id: string;
@@ -71,7 +72,7 @@ export interface StoreMetaTable {
   id?: Generated<number>;
 }
 
-export interface Database extends AccountingTables, GuardrailTables {
+export interface Database extends AccountingTables, GuardrailTables, PresetTables {
   members: MembersTable;
   workspaces: WorkspacesTable;
   workspace_members: WorkspaceMembersTable;

@@ -3,6 +3,7 @@ import type { LedgerRepository } from '../domain/accounting/types.js';
 import type { GuardrailRepository } from '../domain/guardrails/types.js';
 import type { KeyRepository } from '../domain/keys/types.js';
 import type { MemberRepository } from '../domain/members/types.js';
+import type { PresetRepository } from '../domain/presets/types.js';
 import type { WorkspaceRepository } from '../domain/workspaces/types.js';
 import { migrationProvider } from './migrations/index.js';
 import { openPostgres } from './postgres/connect.js';
@@ -10,9 +11,11 @@ import { createGuardrailRepository } from './repositories/guardrails.js';
 import { createKeyRepository } from './repositories/keys.js';
 import { createLedgerRepository } from './repositories/ledger.js';
 import { createMemberRepository } from './repositories/members.js';
+import { createPresetRepository } from './repositories/presets.js';
 import { createWorkspaceRepository } from './repositories/workspaces.js';
 import type { Database } from './schema.js';
 import { openSqlite } from './sqlite/connect.js';
+import { withSqliteMigrationLock } from './sqlite/migration-lock.js';
 
 export type Dialect = 'sqlite' | 'postgres';
 
@@ -23,6 +26,7 @@ export interface Repositories {
   keys: KeyRepository;
   ledger: LedgerRepository;
   guardrails: GuardrailRepository;
+  presets: PresetRepository;
 }
 
 export interface Store extends Repositories {
@@ -46,6 +50,7 @@ function repositories(db: Kysely<Database>): Repositories {
     keys: createKeyRepository(db),
     ledger: createLedgerRepository(db),
     guardrails: createGuardrailRepository(db),
+    presets: createPresetRepository(db),
   };
 }
 
@@ -72,8 +77,12 @@ export function openStore(url: string): Store {
     withTransaction: (fn) => db.transaction().execute((trx) => fn(repositories(trx))),
     externalChangeMarker: () => marker(),
     async migrate() {
+      // PostgreSQL: Kysely holds an advisory lock for the whole run. SQLite: one immediate transaction.
       const migrator = new Migrator({ db, provider: migrationProvider });
-      const { error, results } = await migrator.migrateToLatest();
+      const { error, results } =
+        dialect === 'sqlite'
+          ? await withSqliteMigrationLock(db, () => migrator.migrateToLatest(), { failed: (r) => r.error !== undefined })
+          : await migrator.migrateToLatest();
       if (error !== undefined) throw error instanceof Error ? error : new Error(String(error));
       return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
     },

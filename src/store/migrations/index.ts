@@ -3,6 +3,7 @@ import * as m001 from './001-foundation.js';
 import * as m002 from './002-accounting.js';
 import * as m003 from './003-guardrails.js';
 import * as m004 from './004-spend-accounts.js';
+import * as m005 from './005-presets.js';
 
 /**
  * Versioned migrations, compiled into the binary (no directory scanning at run time).
@@ -13,6 +14,7 @@ const migrations: Record<string, Migration> = {
   '002-accounting': m002,
   '003-guardrails': m003,
   '004-spend-accounts': m004,
+  '005-presets': m005,
 };
 
 export const migrationProvider: MigrationProvider = {
