@@ -39,6 +39,7 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
       clock: options.clock ?? systemClock,
       keyCacheRevalidateMs: config.keyCacheRevalidateMs,
       ledgerFlushMs: config.ledgerFlushMs,
+      filtersFailOpen: config.filtersFailOpen,
     });
     const boot = await bootstrap(services, { managementKey: config.managementKey, ownerEmail: config.ownerEmail });
     if (boot.createdToken !== null && boot.managementKeyHash !== null) {

@@ -10,7 +10,7 @@ import { MemberService } from './domain/members/service.js';
 import { EndpointHealth } from './domain/routing/index.js';
 import { WorkspaceService } from './domain/workspaces/service.js';
 import { Gateway } from './gateway/gateway.js';
-import { openPolicyResolver } from './gateway/policy.js';
+import { GuardrailPolicyResolver } from './gateway/guardrail-policy.js';
 import { createProviderRegistry, type ProviderRegistry } from './providers/index.js';
 import type { Store } from './store/index.js';
 import { Metrics } from './observability/metrics.js';
@@ -31,6 +31,8 @@ export interface Services {
   members: MemberService;
   workspaces: WorkspaceService;
   guardrails: GuardrailService;
+  /** Each key's combined guardrail policy, cached; `invalidate()` after out-of-band changes. */
+  policy: GuardrailPolicyResolver;
   usage: KeyUsageReader;
   meter: Meter;
   providers: ProviderRegistry;
@@ -48,6 +50,7 @@ export interface ServiceOptions {
   catalog: Catalog;
   keyCacheRevalidateMs: number;
   ledgerFlushMs?: number;
+  filtersFailOpen?: boolean;
   log?: (msg: string, err?: unknown) => void;
 }
 
@@ -71,6 +74,17 @@ export function createServices(options: ServiceOptions): Services {
   const callLog: CallLogSink = { write: () => undefined };
   const providers = createProviderRegistry();
   const health = new EndpointHealth({ now: () => clock.now().getTime() });
+  const guardrails = new GuardrailService({
+    guardrails: store.guardrails,
+    keys: store.keys,
+    members: store.members,
+    workspaces: store.workspaces,
+    catalog,
+    clock,
+    transaction: (fn) => store.withTransaction(fn),
+    onChange: () => policy.invalidate(),
+  });
+  const policy = new GuardrailPolicyResolver({ guardrails, catalog, clock, revalidateAfterMs: options.keyCacheRevalidateMs });
   return {
     store,
     clock,
@@ -85,15 +99,8 @@ export function createServices(options: ServiceOptions): Services {
       clock,
       transaction: (fn) => store.withTransaction(fn),
     }),
-    guardrails: new GuardrailService({
-      guardrails: store.guardrails,
-      keys: store.keys,
-      members: store.members,
-      workspaces: store.workspaces,
-      catalog,
-      clock,
-      transaction: (fn) => store.withTransaction(fn),
-    }),
+    guardrails,
+    policy,
     usage: meter.usageReader,
     meter,
     providers,
@@ -102,7 +109,8 @@ export function createServices(options: ServiceOptions): Services {
       providers,
       health,
       meter,
-      policy: openPolicyResolver,
+      policy,
+      filtersFailOpen: options.filtersFailOpen,
       clock,
       observe: (generation) => {
         recordGeneration(metrics, generation);

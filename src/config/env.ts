@@ -18,9 +18,18 @@ export interface ServerConfig {
   streamKeepAliveEveryMs: number;
   /** How often settled spend and generation records are written to the store. */
   ledgerFlushMs: number;
+  /** Forward a request whose content filter threw, instead of refusing it with 503. */
+  filtersFailOpen: boolean;
 }
 
 export class ConfigError extends Error {}
+
+function flag(env: NodeJS.ProcessEnv, name: string): boolean {
+  const raw = (env[name] ?? '').trim().toLowerCase();
+  if (raw === '' || raw === '0' || raw === 'false' || raw === 'no') return false;
+  if (raw === '1' || raw === 'true' || raw === 'yes') return true;
+  throw new ConfigError(`${name} must be true or false`);
+}
 
 function integer(env: NodeJS.ProcessEnv, name: string, fallback: number, min: number, max: number): number {
   const raw = env[name];
@@ -54,5 +63,6 @@ export function loadServerConfig(env: NodeJS.ProcessEnv): ServerConfig {
     streamKeepAliveAfterMs: integer(env, 'SWITCHYARD_STREAM_KEEPALIVE_AFTER_MS', 2000, 10, 600_000),
     streamKeepAliveEveryMs: integer(env, 'SWITCHYARD_STREAM_KEEPALIVE_EVERY_MS', 10_000, 10, 600_000),
     ledgerFlushMs: integer(env, 'SWITCHYARD_LEDGER_FLUSH_MS', 250, 10, 60_000),
+    filtersFailOpen: flag(env, 'SWITCHYARD_FILTERS_FAIL_OPEN'),
   };
 }

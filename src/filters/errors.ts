@@ -36,7 +36,8 @@ export class FilterFailureError extends GatewayError {
   constructor(filter: string, cause: unknown) {
     const causeName = cause instanceof Error ? cause.name : typeof cause;
     super({
-      status: 500,
+      // Not a 500: the gateway is fine, it refuses to forward what it could not screen.
+      status: 503,
       code: 'content_filter_failure',
       message: `Content filter "${filter}" failed; the request was not forwarded`,
       metadata: { filter, error: causeName },

@@ -11,13 +11,15 @@ import {
   validateProviderPreferences,
   type EndpointHealth,
   type RouteCandidate,
+  type RouteRefusal,
 } from '../domain/routing/index.js';
 import { errors } from '../errors/index.js';
 import type { ProviderEndpointConfig, ProviderRegistry } from '../providers/index.js';
 import { AttemptsFailed, firstSuccessful, type Attempt } from './attempts.js';
 import { costOf, estimateCost, type CallCost } from './cost.js';
 import { checkMessages } from './message-rules.js';
-import type { PolicyResolver } from './policy.js';
+import { screenRequest } from './content-scan.js';
+import type { PolicyResolver, RequestPolicy } from './policy.js';
 import { noPresets, type AppliedPreset, type PresetResolver } from './preset-hook.js';
 import type { ChatRequestBody, CompletionRequestBody } from './request-schema.js';
 import { toCanonicalCompletionRequest, type CallKind, type ModelCallBody } from './request-kinds.js';
@@ -28,6 +30,8 @@ export interface GatewayDeps {
   health: EndpointHealth;
   meter: Meter;
   policy: PolicyResolver;
+  /** Forward a request whose content filter threw instead of refusing it (default false: fail closed). */
+  filtersFailOpen?: boolean;
   /** Merges a referenced preset into the body before anything else looks at it. */
   presets?: PresetResolver;
   clock: Clock;
@@ -81,7 +85,14 @@ function promptText(kind: CallKind, body: ModelCallBody): string {
   return parts.join('\n');
 }
 
-/** Validation → policy → routing → reservation → upstream attempts with fallback → metering. */
+/** A routing refusal as the client sees it; a guardrail rule's 403 also names the guardrails that set it. */
+function policyRefusal(refusal: RouteRefusal, policy: RequestPolicy) {
+  const error = refusalToError(refusal);
+  if (refusal.kind === 'policy' && error.metadata !== null) error.metadata.guardrail_ids = [...(policy.ruleSources[refusal.rule] ?? [])];
+  return error;
+}
+
+/** Validation → policy → routing → content filters → reservation → upstream attempts with fallback → metering. */
 export class Gateway {
   constructor(private readonly deps: GatewayDeps) {}
 
@@ -92,7 +103,7 @@ export class Gateway {
   async prepare(options: { kind: CallKind; key: KeyRecord; body: ModelCallBody; requestId: string }): Promise<PreparedCall> {
     const { kind, key } = options;
     const applied = await (this.deps.presets ?? noPresets).apply({ kind, key, body: options.body });
-    const body = applied.body;
+    let body = applied.body;
     if (kind === 'chat') checkMessages((body as ChatRequestBody).messages);
     const prefs = validateProviderPreferences(body.provider ?? undefined);
     if (!prefs.ok) {
@@ -116,16 +127,22 @@ export class Gateway {
       requestParameters,
       health: this.deps.health,
     });
-    if (!plan.ok) throw refusalToError(plan.refusal);
+    if (!plan.ok) throw policyRefusal(plan.refusal, policy);
+    let flags: string[] = [];
+    if (policy.filters !== null) {
+      const screened = screenRequest({ kind, body, filters: policy.filters, failOpen: this.deps.filtersFailOpen === true });
+      body = screened.body;
+      flags = screened.flags;
+    }
     const maxTokens = (kind === 'chat' ? (body as ChatRequestBody).max_completion_tokens : null) ?? body.max_tokens ?? null;
     const estimate = estimateCost({ promptChars: promptText(kind, body).length, maxTokens, candidates: plan.candidates });
-    const reservation = await this.deps.meter.reserve(key, estimate);
+    const reservation = await this.deps.meter.reserve(key, estimate, policy.budgets);
     return {
       kind,
       key,
       body,
       preset: applied.preset,
-      flags: [],
+      flags,
       candidates: plan.candidates,
       reservation,
       generationId: newGenerationId(),

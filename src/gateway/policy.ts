@@ -1,18 +1,29 @@
+import type { Budget } from '../domain/accounting/types.js';
 import type { KeyRecord } from '../domain/keys/types.js';
-import { OPEN_POLICY, type RoutingPolicy } from '../domain/routing/index.js';
+import { OPEN_POLICY, type PolicyRule, type RoutingPolicy } from '../domain/routing/index.js';
+import type { CompiledFilterSet } from '../filters/index.js';
 
 /**
- * What governs one key's model calls: the routing restrictions of its guardrails (and, as the
- * guardrail areas land, their budgets and content filters). Resolved per request from caches.
+ * What governs one key's model calls, combined from every guardrail that applies to it
+ * (decisions.md "Which guardrails apply"): routing restrictions, budgets per assignee and the
+ * content filters. Resolved per request from a cache (guardrail-policy.ts).
  */
 export interface RequestPolicy {
   routing: RoutingPolicy;
+  /** Guardrail `limit_usd` budgets, each against its assignee's account. */
+  budgets: readonly Budget[];
+  /** Every filter of every guardrail, combined; null when none applies. */
+  filters: CompiledFilterSet | null;
+  /** The guardrails that set each routing rule, so a 403 can name them. */
+  ruleSources: Readonly<Partial<Record<PolicyRule, readonly string[]>>>;
 }
 
 export interface PolicyResolver {
   resolve(key: KeyRecord): Promise<RequestPolicy>;
 }
 
+export const OPEN_REQUEST_POLICY: RequestPolicy = Object.freeze({ routing: OPEN_POLICY, budgets: [], filters: null, ruleSources: {} });
+
 export const openPolicyResolver: PolicyResolver = {
-  resolve: () => Promise.resolve({ routing: OPEN_POLICY }),
+  resolve: () => Promise.resolve(OPEN_REQUEST_POLICY),
 };

@@ -26,6 +26,19 @@ export interface GuardrailServiceDeps extends GuardrailRepos {
   catalog: ModelLookup;
   clock: Clock;
   transaction<T>(fn: (repos: GuardrailRepos) => Promise<T>): Promise<T>;
+  /**
+   * Called after every committed write of a guardrail or an assignment, before the write's
+   * response goes out: enforcement caches drop what they hold, so the very next request sees it.
+   */
+  onChange?: () => void;
+}
+
+/** How a guardrail reaches a key: assigned to it, to its creator member, or the workspace default. */
+export type GuardrailOrigin = 'key' | 'member' | 'workspace';
+
+export interface GoverningGuardrail {
+  guardrail: GuardrailRecord;
+  via: GuardrailOrigin[];
 }
 
 /** The name a workspace's default guardrail gets when it is materialised (reference §2.4). */
@@ -52,7 +65,7 @@ export class GuardrailService {
       id: newUuid(),
     };
     checkLimitPair(input, record);
-    return this.deps.guardrails.insert(record);
+    return this.changed(this.deps.guardrails.insert(record));
   }
 
   async get(id: string): Promise<GuardrailRecord> {
@@ -78,16 +91,16 @@ export class GuardrailService {
       resetInterval: patch.resetInterval !== undefined ? patch.resetInterval : base.resetInterval,
     });
     const materialise = owner === null ? null : base;
-    const updated = await this.deps.transaction(async (repos) => {
+    const updated = await this.changed(this.deps.transaction(async (repos) => {
       if (materialise !== null) await repos.guardrails.insertIfAbsent(materialise);
       return repos.guardrails.update(key, patch, this.now());
-    });
+    }));
     if (updated === null) throw notFound(id);
     return updated;
   }
 
   async delete(id: string): Promise<void> {
-    if (!isUuid(id) || !(await this.deps.guardrails.delete(id.toLowerCase()))) throw notFound(id);
+    if (!isUuid(id) || !(await this.changed(this.deps.guardrails.delete(id.toLowerCase())))) throw notFound(id);
   }
 
   async listKeyAssignments(id: string | null, page: Page): Promise<PageResult<KeyAssignmentRecord>> {
@@ -113,14 +126,14 @@ export class GuardrailService {
       });
     }
     const now = this.now();
-    return this.deps.transaction((repos) =>
+    return this.changed(this.deps.transaction((repos) =>
       repos.guardrails.assignKeys(unique.map((target) => ({ id: newUuid(), guardrailId: guardrail.id, target, assignedBy, createdAt: now }))),
-    );
+    ));
   }
 
   async unassignKeys(id: string, keyHashes: string[]): Promise<number> {
     const guardrail = await this.get(id);
-    return this.deps.guardrails.unassignKeys(guardrail.id, [...new Set(keyHashes)]);
+    return this.changed(this.deps.guardrails.unassignKeys(guardrail.id, [...new Set(keyHashes)]));
   }
 
   async listMemberAssignments(id: string | null, page: Page): Promise<PageResult<MemberAssignmentRecord>> {
@@ -142,14 +155,14 @@ export class GuardrailService {
       });
     }
     const now = this.now();
-    return this.deps.transaction((repos) =>
+    return this.changed(this.deps.transaction((repos) =>
       repos.guardrails.assignMembers(unique.map((target) => ({ id: newUuid(), guardrailId: guardrail.id, target, assignedBy, createdAt: now }))),
-    );
+    ));
   }
 
   async unassignMembers(id: string, userIds: string[]): Promise<number> {
     const guardrail = await this.get(id);
-    return this.deps.guardrails.unassignMembers(guardrail.id, [...new Set(userIds)]);
+    return this.changed(this.deps.guardrails.unassignMembers(guardrail.id, [...new Set(userIds)]));
   }
 
   /**
@@ -158,14 +171,36 @@ export class GuardrailService {
    * once materialised. Each at most once.
    */
   async effectiveFor(key: KeyRecord): Promise<GuardrailRecord[]> {
+    return (await this.governing(key)).map((g) => g.guardrail);
+  }
+
+  /** effectiveFor with how each guardrail reaches the key (a budget is checked per assignee). */
+  async governing(key: KeyRecord): Promise<GoverningGuardrail[]> {
     const found = await Promise.all([
       this.deps.guardrails.guardrailOfKey(key.hash),
       this.deps.guardrails.guardrailOfMember(key.creatorUserId),
       this.deps.guardrails.findById(defaultGuardrailId(key.workspaceId)),
     ]);
-    const out: GuardrailRecord[] = [];
-    for (const g of found) if (g !== null && !out.some((o) => o.id === g.id)) out.push(g);
+    const via: GuardrailOrigin[] = ['key', 'member', 'workspace'];
+    const out: GoverningGuardrail[] = [];
+    found.forEach((guardrail, i) => {
+      const origin = via[i];
+      if (guardrail === null || origin === undefined) return;
+      const seen = out.find((o) => o.guardrail.id === guardrail.id);
+      if (seen === undefined) out.push({ guardrail, via: [origin] });
+      else seen.via.push(origin);
+    });
     return out;
+  }
+
+  private async changed<T>(write: Promise<T>): Promise<T> {
+    const result = await write;
+    try {
+      this.deps.onChange?.();
+    } catch {
+      // An invalidation hook must not turn a committed write into an error.
+    }
+    return result;
   }
 
   private async workspace(ref: string | undefined): Promise<WorkspaceRecord> {
