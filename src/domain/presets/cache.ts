@@ -1,0 +1,109 @@
+import type { ResolvedPreset } from './types.js';
+
+/**
+ * What the preset cache needs of the change feed (src/domain/common/changes.ts): the feed
+ * satisfies this shape, so it plugs in without this module depending on it.
+ */
+export interface PresetChanges {
+  publish(topic: 'presets', id: string | null): Promise<void>;
+  subscribe(topic: 'presets', handler: (id: string | null) => void): () => void;
+  state(): 'live' | 'down';
+  refresh(): void;
+}
+
+export interface PresetCacheOptions {
+  load(workspaceId: string, slug: string): Promise<ResolvedPreset | null>;
+  /** Without a live feed (and without a change marker), entries are re-read after this long. */
+  revalidateAfterMs: number;
+  /** Changes when another process wrote to the store (SQLite data_version); a change empties the cache. */
+  externalChangeMarker?: () => number | null;
+  /** Cross-replica notifications; when live, entries are trusted until a notification drops them. */
+  changes?: PresetChanges;
+  now?: () => number;
+  maxEntries?: number;
+}
+
+interface Entry {
+  value: ResolvedPreset | null;
+  loadedAt: number;
+}
+
+/**
+ * Resolved presets by workspace and slug, so model calls do not read the database each time.
+ * Every preset write in this process invalidates; other processes' writes arrive through the
+ * change feed, the SQLite change marker, or (neither available) bounded revalidation. Unknown
+ * slugs are cached too (as null) and dropped on every invalidation, since a new preset's id is
+ * not known to the entries that missed it.
+ */
+export class PresetCache {
+  private readonly entries = new Map<string, Entry>();
+  private readonly loading = new Map<string, Promise<ResolvedPreset | null>>();
+  private marker: number | null;
+  /** Bumped on every invalidation; a load that started before one is returned but not kept. */
+  private generation = 0;
+
+  constructor(private readonly options: PresetCacheOptions) {
+    this.marker = options.externalChangeMarker?.() ?? null;
+    options.changes?.subscribe('presets', (id) => this.invalidate(id));
+  }
+
+  async get(workspaceId: string, slug: string): Promise<ResolvedPreset | null> {
+    this.catchUp();
+    const key = `${workspaceId}\n${slug}`;
+    const hit = this.entries.get(key);
+    if (hit !== undefined && this.fresh(hit)) return hit.value;
+    const pending = this.loading.get(key);
+    if (pending !== undefined) return pending;
+    const generation = this.generation;
+    const load = this.options
+      .load(workspaceId, slug)
+      .then((value) => {
+        if (generation === this.generation) {
+          if (this.entries.size >= (this.options.maxEntries ?? 10_000)) this.entries.clear();
+          this.entries.set(key, { value, loadedAt: this.now() });
+        }
+        return value;
+      })
+      .finally(() => this.loading.delete(key));
+    this.loading.set(key, load);
+    return load;
+  }
+
+  /** Drops the preset with this id (and every cached miss); `null` drops everything. */
+  invalidate(presetId: string | null): void {
+    this.generation += 1;
+    this.loading.clear();
+    if (presetId === null) {
+      this.entries.clear();
+      return;
+    }
+    for (const [key, entry] of this.entries) {
+      if (entry.value === null || entry.value.preset.id === presetId) this.entries.delete(key);
+    }
+  }
+
+  private fresh(entry: Entry): boolean {
+    const { changes, externalChangeMarker } = this.options;
+    if (changes !== undefined && changes.state() === 'live') return true;
+    if (changes === undefined && externalChangeMarker !== undefined && this.marker !== null) return true;
+    return this.now() - entry.loadedAt < this.options.revalidateAfterMs;
+  }
+
+  /** Learns of other processes' writes where the store signals them cheaply. */
+  private catchUp(): void {
+    const { changes, externalChangeMarker } = this.options;
+    if (changes !== undefined) {
+      changes.refresh();
+      return;
+    }
+    const marker = externalChangeMarker?.() ?? null;
+    if (marker !== this.marker) {
+      this.marker = marker;
+      this.invalidate(null);
+    }
+  }
+
+  private now(): number {
+    return (this.options.now ?? Date.now)();
+  }
+}

@@ -1,0 +1,62 @@
+import type { PresetConfig } from './types.js';
+
+type Body = Record<string, unknown>;
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/**
+ * Identity of a tool for the union (reference §4.3): function tools by function name, tools
+ * whose parameters carry a name (advisor, subagent) by type and that name, every other server
+ * tool is a singleton per type.
+ */
+function toolIdentity(tool: unknown): string {
+  if (!isRecord(tool)) return JSON.stringify(tool);
+  const type = typeof tool.type === 'string' ? tool.type : '';
+  const fn = tool.function;
+  if (type === 'function' && isRecord(fn) && typeof fn.name === 'string') return `function:${fn.name}`;
+  const params = tool.parameters;
+  if (isRecord(params) && typeof params.name === 'string') return `${type}:${params.name}`;
+  return `type:${type}`;
+}
+
+/** Preset tools in their order, each replaced by the request's tool of the same identity; request-only tools after them. */
+export function unionTools(presetTools: readonly unknown[], requestTools: readonly unknown[]): unknown[] {
+  const fromRequest = new Map<string, unknown>();
+  for (const tool of requestTools) fromRequest.set(toolIdentity(tool), tool);
+  const out: unknown[] = [];
+  const used = new Set<string>();
+  for (const tool of presetTools) {
+    const id = toolIdentity(tool);
+    if (used.has(id)) continue;
+    used.add(id);
+    out.push(fromRequest.has(id) ? fromRequest.get(id) : tool);
+  }
+  for (const tool of requestTools) {
+    const id = toolIdentity(tool);
+    if (!used.has(id)) {
+      used.add(id);
+      out.push(tool);
+    }
+  }
+  return out;
+}
+
+/**
+ * The body a model call runs with (reference §4.3, decisions.md): the preset config shallowly
+ * under the request (a field the request sends, null included, wins), tools unioned, and the
+ * system prompt prepended as a system message. Config values are copied, so the cached preset is
+ * never shared with (or changed by) a call.
+ */
+export function mergePreset<T extends Body>(body: T, version: { config: PresetConfig; systemPrompt: string }): T {
+  const out: Body = { ...body };
+  for (const [field, value] of Object.entries(version.config)) {
+    if (out[field] === undefined) out[field] = structuredClone(value);
+    else if (field === 'tools' && Array.isArray(value) && Array.isArray(out.tools)) out.tools = unionTools(value, out.tools);
+  }
+  if (version.systemPrompt !== '' && Array.isArray(out.messages)) {
+    out.messages = [{ role: 'system', content: version.systemPrompt }, ...(out.messages as unknown[])];
+  }
+  return out as T;
+}

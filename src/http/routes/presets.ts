@@ -1,0 +1,114 @@
+import { PresetCreateBodySchema } from '../../domain/presets/config-schema.js';
+import type { PresetService } from '../../domain/presets/service.js';
+import { errorResponses, pageOf } from '../schemas/common.js';
+import {
+  PresetEnvelope,
+  PresetList,
+  PresetListQuery,
+  PresetParams,
+  PresetVersionEnvelope,
+  PresetVersionList,
+  PresetVersionParams,
+  PresetWorkspaceQuery,
+  UpdatePresetBody,
+} from '../schemas/presets.js';
+import { presentPreset, presentPresetVersion, presentResolvedPreset } from '../presenters/presets.js';
+import type { App } from '../types.js';
+
+const tags = ['Presets'];
+
+/** Preset reads (seed §4.6, reference §4.1): API or management key, in the key's workspace. */
+export function presetReadRoutes(app: App, presets: PresetService): void {
+  app.get('/presets', {
+    schema: { tags, operationId: 'listPresets', querystring: PresetListQuery, response: { 200: PresetList, ...errorResponses(400, 401, 403, 500) } },
+    handler: async (request) => {
+      const workspaceId = await presets.workspaceFor(request.principal, request.query.workspace_id);
+      const { rows, total } = await presets.list(workspaceId, pageOf(request.query));
+      return { data: rows.map(presentPreset), total_count: total };
+    },
+  });
+
+  app.get('/presets/:slug', {
+    schema: {
+      tags,
+      operationId: 'getPreset',
+      params: PresetParams,
+      querystring: PresetWorkspaceQuery,
+      response: { 200: PresetEnvelope, ...errorResponses(400, 401, 403, 404, 500) },
+    },
+    handler: async (request) => {
+      const workspaceId = await presets.workspaceFor(request.principal, request.query.workspace_id);
+      return { data: presentResolvedPreset(await presets.get(workspaceId, request.params.slug)) };
+    },
+  });
+
+  app.get('/presets/:slug/versions', {
+    schema: {
+      tags,
+      operationId: 'listPresetVersions',
+      params: PresetParams,
+      querystring: PresetListQuery,
+      response: { 200: PresetVersionList, ...errorResponses(400, 401, 403, 404, 500) },
+    },
+    handler: async (request) => {
+      const workspaceId = await presets.workspaceFor(request.principal, request.query.workspace_id);
+      const { rows, total } = await presets.listVersions(workspaceId, request.params.slug, pageOf(request.query));
+      return { data: rows.map(presentPresetVersion), total_count: total };
+    },
+  });
+
+  app.get('/presets/:slug/versions/:version', {
+    schema: {
+      tags,
+      operationId: 'getPresetVersion',
+      params: PresetVersionParams,
+      querystring: PresetWorkspaceQuery,
+      response: { 200: PresetVersionEnvelope, ...errorResponses(400, 401, 403, 404, 500) },
+    },
+    handler: async (request) => {
+      const workspaceId = await presets.workspaceFor(request.principal, request.query.workspace_id);
+      return { data: presentPresetVersion(await presets.getVersion(workspaceId, request.params.slug, request.params.version)) };
+    },
+  });
+}
+
+/** Preset writes (decisions.md): management key. */
+export function presetWriteRoutes(app: App, presets: PresetService): void {
+  app.post('/presets/:slug/chat/completions', {
+    schema: {
+      tags,
+      operationId: 'createPresetsChatCompletions',
+      params: PresetParams,
+      querystring: PresetWorkspaceQuery,
+      body: PresetCreateBodySchema,
+      response: { 200: PresetEnvelope, ...errorResponses(400, 401, 403, 404, 409, 500) },
+    },
+    handler: async (request) => {
+      const workspaceId = await presets.workspaceFor(request.principal, request.query.workspace_id);
+      const saved = await presets.saveVersion({
+        workspaceId,
+        slug: request.params.slug,
+        body: request.body,
+        creatorUserId: request.principal.creatorUserId,
+      });
+      return { data: presentResolvedPreset(saved) };
+    },
+  });
+
+  app.patch('/presets/:slug', {
+    schema: {
+      tags,
+      operationId: 'updatePreset',
+      params: PresetParams,
+      querystring: PresetWorkspaceQuery,
+      body: UpdatePresetBody,
+      response: { 200: PresetEnvelope, ...errorResponses(400, 401, 403, 404, 500) },
+    },
+    handler: async (request) => {
+      const workspaceId = await presets.workspaceFor(request.principal, request.query.workspace_id);
+      const { name, description, status, designated_version: designatedVersion } = request.body;
+      const updated = await presets.update(workspaceId, request.params.slug, { name, description, status, designatedVersion });
+      return { data: presentResolvedPreset(updated) };
+    },
+  });
+}

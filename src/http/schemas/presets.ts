@@ -1,0 +1,67 @@
+import { Type, type TSchema } from '@sinclair/typebox';
+import { Nullable, PageQuery } from './common.js';
+
+/** Seed §2.5 PresetVersion, in its table's key order. */
+export const PresetVersionObject = Type.Object({
+  id: Type.String(),
+  preset_id: Type.String(),
+  version: Type.Integer(),
+  config: Type.Object({}, { additionalProperties: true }),
+  system_prompt: Type.String(),
+  creator_id: Type.String(),
+  created_at: Type.String(),
+  updated_at: Type.String(),
+});
+
+/** Seed §2.5 Preset fields in its table's key order (list items carry no designated_version). */
+const presetFields = {
+  id: Type.String(),
+  name: Type.String(),
+  slug: Type.String(),
+  description: Nullable(Type.String()),
+  status: Type.String(),
+  status_updated_at: Nullable(Type.String()),
+  creator_user_id: Type.String(),
+  workspace_id: Type.String(),
+  designated_version_id: Nullable(Type.String()),
+};
+const timestamps = { created_at: Type.String(), updated_at: Type.String() };
+
+export const PresetObject = Type.Object({ ...presetFields, ...timestamps });
+export const PresetWithVersionObject = Type.Object({
+  ...presetFields,
+  designated_version: Nullable(PresetVersionObject),
+  ...timestamps,
+});
+
+const list = <T extends TSchema>(item: T) => Type.Object({ data: Type.Array(item), total_count: Type.Integer() });
+export const PresetList = list(PresetObject);
+export const PresetVersionList = list(PresetVersionObject);
+export const PresetEnvelope = Type.Object({ data: PresetWithVersionObject });
+export const PresetVersionEnvelope = Type.Object({ data: PresetVersionObject });
+
+/**
+ * Path slug: every string reaches the service, which answers 400 for one that is not URL-safe
+ * (seed §4.6) with a message naming the rule.
+ */
+export const PresetParams = Type.Object({ slug: Type.String({ minLength: 1, maxLength: 500 }) });
+export const PresetVersionParams = Type.Object({
+  slug: Type.String({ minLength: 1, maxLength: 500 }),
+  version: Type.String({ minLength: 1, maxLength: 500 }),
+});
+
+/** Management keys may name another workspace (UUID or slug); API keys work in their own. */
+const workspaceQuery = { workspace_id: Type.Optional(Type.String({ minLength: 1, maxLength: 100 })) };
+export const PresetListQuery = Type.Object({ ...PageQuery.properties, ...workspaceQuery });
+export const PresetWorkspaceQuery = Type.Object(workspaceQuery);
+
+/** PATCH /presets/{slug} (decisions.md): all optional; unknown fields are a 400. */
+export const UpdatePresetBody = Type.Object(
+  {
+    name: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
+    description: Type.Optional(Nullable(Type.String({ maxLength: 1000 }))),
+    status: Type.Optional(Type.Union([Type.Literal('active'), Type.Literal('archived')])),
+    designated_version: Type.Optional(Type.Integer({ minimum: 1 })),
+  },
+  { additionalProperties: false },
+);
