@@ -61,6 +61,8 @@ export const GenerationObject = Type.Object({
   web_search_engine: Nullable(Type.String()),
   response_cache_source_id: Nullable(Type.String()),
   provider_responses: Nullable(Type.Array(ProviderResponse)),
+  /** Switchyard: content filters with action `flag` that matched the request (e.g. regex-prompt-injection). */
+  content_filter_flags: Type.Array(Type.String()),
 });
 export type GenerationObject = Static<typeof GenerationObject>;
 
@@ -112,6 +114,7 @@ export function presentGeneration(g: GenerationRecord): GenerationObject {
     web_search_engine: null,
     response_cache_source_id: null,
     provider_responses: g.attempts.map((a) => ({ status: a.status, provider_name: a.provider, model_permaslug: a.model })),
+    content_filter_flags: g.flags,
   };
 }
 

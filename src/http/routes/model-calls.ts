@@ -27,6 +27,16 @@ export interface ModelCallOptions {
 
 type AnyChunk = CanonicalChunk | CanonicalCompletionChunk;
 
+/** Names of the `flag` content filters that matched the request, comma-separated (absent when none). */
+export const CONTENT_FLAGS_HEADER = 'x-switchyard-content-flags';
+
+/** Headers every answer of a prepared call carries, JSON and SSE alike. */
+function callHeaders(call: PreparedCall): Record<string, string> {
+  const headers: Record<string, string> = { 'x-request-id': call.requestId, 'x-generation-id': call.generationId };
+  if (call.flags.length > 0) headers[CONTENT_FLAGS_HEADER] = call.flags.join(',');
+  return headers;
+}
+
 /** Tokens a chunk streamed to the client (counted only when the upstream reports no usage). */
 function chunkTokens(chunk: AnyChunk): number {
   let n = 0;
@@ -92,7 +102,7 @@ async function respondStream(gateway: Gateway, call: PreparedCall, reply: Fastif
   const writer = new SseWriter(reply.raw, {
     keepAliveAfterMs: options.keepAliveAfterMs,
     keepAliveEveryMs: options.keepAliveEveryMs,
-    headers: { 'x-request-id': call.requestId, 'x-generation-id': call.generationId },
+    headers: callHeaders(call),
   });
   reply.hijack();
   writer.startWaiting();
@@ -161,7 +171,7 @@ function settleStream(
 
 async function handle(kind: CallKind, gateway: Gateway, options: ModelCallOptions, request: FastifyRequest, reply: FastifyReply) {
   const call = await gateway.prepare({ kind, key: request.principal, body: request.body as ChatRequestBody | CompletionRequestBody, requestId: request.id });
-  reply.header('x-generation-id', call.generationId);
+  reply.headers(callHeaders(call));
   if (call.stream) return respondStream(gateway, call, reply, options);
   return respondJson(gateway, call, reply);
 }

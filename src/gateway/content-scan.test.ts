@@ -1,0 +1,44 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { compileFilterSet, type CompiledFilterSet } from '../filters/index.js';
+import { isGatewayError } from '../errors/index.js';
+import { screenRequest } from './content-scan.js';
+import type { ModelCallBody } from './request-kinds.js';
+
+/** A set with one detector that always throws, as a broken filter would. */
+const broken: CompiledFilterSet = {
+  filters: [{ key: 'custom:boom', name: 'boom', action: 'redact', scope: 'all_messages', filter: { id: 'boom', label: '[X]', find: () => { throw new RangeError('detector bug'); } } }],
+};
+const emails = compileFilterSet({ builtins: [{ slug: 'email', action: 'redact' }], custom: [] });
+const chat = (content: unknown): ModelCallBody => ({ model: 'm', messages: [{ role: 'user', content }] }) as unknown as ModelCallBody;
+
+describe('screenRequest', () => {
+  it('fails closed: a detector error refuses the request with a clear 503 that quotes no text', () => {
+    assert.throws(
+      () => screenRequest({ kind: 'chat', body: chat('secret a@b.io'), filters: broken, failOpen: false }),
+      (e: unknown) => isGatewayError(e) && e.status === 503 && !e.message.includes('secret') && e.metadata?.filter === 'boom',
+    );
+  });
+
+  it('fails open only when configured, forwarding the text unscreened by that filter', () => {
+    const out = screenRequest({ kind: 'chat', body: chat('secret'), filters: broken, failOpen: true });
+    assert.deepEqual(out.flags, []);
+  });
+
+  it('returns the same body object when nothing matched, and never mutates the input', () => {
+    const clean = chat('nothing to see');
+    assert.equal(screenRequest({ kind: 'chat', body: clean, filters: emails, failOpen: false }).body, clean);
+    const parts = chat([{ type: 'text', text: 'to a@b.io' }, { type: 'text', text: 'untouched' }]);
+    const before = JSON.stringify(parts);
+    const out = screenRequest({ kind: 'chat', body: parts, filters: emails, failOpen: false });
+    assert.equal(JSON.stringify(parts), before, 'input not mutated');
+    assert.match(JSON.stringify(out.body), /to \[EMAIL\]/);
+    assert.equal(out.redactions, 1);
+  });
+
+  it('screens each prompt of a legacy prompt array', () => {
+    const body = { model: 'm', prompt: ['a@b.io', 'plain', 'c@d.io'] } as unknown as ModelCallBody;
+    const out = screenRequest({ kind: 'completion', body, filters: emails, failOpen: false });
+    assert.deepEqual((out.body as unknown as { prompt: string[] }).prompt, ['[EMAIL]', 'plain', '[EMAIL]']);
+  });
+});
