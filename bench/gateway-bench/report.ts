@@ -1,0 +1,127 @@
+import type { CellResult } from './load.js';
+import type { ProbeResult } from './probe.js';
+import { median } from './stats.js';
+import type { TargetName } from './targets.js';
+
+export interface Cell {
+  stream: boolean;
+  connections: number;
+}
+
+export interface CellRun {
+  rep: number;
+  cell: Cell;
+  target: TargetName;
+  result: CellResult;
+}
+
+export interface ProbeRun {
+  rep: number;
+  target: TargetName;
+  result: ProbeResult;
+}
+
+export interface RunReport {
+  title: string;
+  setup: string[];
+  targets: TargetName[];
+  cells: Cell[];
+  cellRuns: CellRun[];
+  probeRuns: ProbeRun[];
+  peakRssMb: Partial<Record<TargetName, number>>;
+}
+
+const f = (v: number, digits: number): string => (Number.isFinite(v) ? v.toFixed(digits) : '—');
+const int = (v: number): string => (Number.isFinite(v) ? Math.round(v).toLocaleString('en-US') : '—');
+const signed = (v: number, digits: number): string => (Number.isFinite(v) ? `${v >= 0 ? '+' : ''}${v.toFixed(digits)}` : '—');
+const cellName = (c: Cell): string => `${c.stream ? 'stream' : 'JSON'} c=${c.connections}`;
+const same = (a: Cell, b: Cell): boolean => a.stream === b.stream && a.connections === b.connections;
+
+/** Median over repetitions of target/bare ratio, each taken within one repetition. */
+function ratio(runs: readonly CellRun[], cell: Cell, target: TargetName): number {
+  const per: number[] = [];
+  for (const run of runs) {
+    if (run.target !== target || !same(run.cell, cell)) continue;
+    const bare = runs.find((r) => r.rep === run.rep && r.target === 'bare' && same(r.cell, cell));
+    if (bare !== undefined && bare.result.rps > 0) per.push(run.result.rps / bare.result.rps);
+  }
+  return median(per);
+}
+
+function loadTable(r: RunReport): string[] {
+  const lines = ['| cell | target | RPS | × bare | p50 ms | p99 ms | CPU µs/req | errors |', '|---|---|---:|---:|---:|---:|---:|---:|'];
+  for (const cell of r.cells) {
+    for (const target of r.targets) {
+      const runs = r.cellRuns.filter((x) => x.target === target && same(x.cell, cell)).map((x) => x.result);
+      if (runs.length === 0) continue;
+      const m = (pick: (c: CellResult) => number | null) => median(runs.map((c) => pick(c) ?? Number.NaN));
+      const errors = runs.reduce((s, c) => s + c.errors + c.non2xx, 0);
+      lines.push(
+        `| ${cellName(cell)} | ${target} | ${int(m((c) => c.rps))} | ${f(ratio(r.cellRuns, cell, target), 2)} | ${f(m((c) => c.p50Ms), 3)} | ${f(m((c) => c.p99Ms), 3)} | ${int(m((c) => c.cpuUsPerRequest))} | ${errors} |`,
+      );
+    }
+  }
+  return lines;
+}
+
+function probeMedian(r: RunReport, target: TargetName, pick: (p: ProbeResult) => number): number {
+  return median(r.probeRuns.filter((p) => p.target === target).map((p) => pick(p.result)));
+}
+
+function probeTable(r: RunReport): string[] {
+  const lines = [
+    '| target | JSON p50 ms | Δ bare | JSON p99 ms | stream headers p50 ms | first chunk p50 ms | Δ bare | first chunk p99 ms | whole stream p50 ms |',
+    '|---|---:|---:|---:|---:|---:|---:|---:|---:|',
+  ];
+  const bareJson = probeMedian(r, 'bare', (p) => p.jsonP50Ms);
+  const bareFirst = probeMedian(r, 'bare', (p) => p.firstChunkP50Ms);
+  for (const target of r.targets) {
+    const m = (pick: (p: ProbeResult) => number) => probeMedian(r, target, pick);
+    if (r.probeRuns.every((p) => p.target !== target)) continue;
+    lines.push(
+      `| ${target} | ${f(m((p) => p.jsonP50Ms), 3)} | ${signed(m((p) => p.jsonP50Ms) - bareJson, 3)} | ${f(m((p) => p.jsonP99Ms), 3)} | ${f(m((p) => p.headersP50Ms), 3)} | ${f(m((p) => p.firstChunkP50Ms), 3)} | ${signed(m((p) => p.firstChunkP50Ms) - bareFirst, 3)} | ${f(m((p) => p.firstChunkP99Ms), 3)} | ${f(m((p) => p.streamP50Ms), 3)} |`,
+    );
+  }
+  return lines;
+}
+
+/** Issue #8's goals for Switchyard (full policy on) against the bare proxy of the same run. */
+function goals(r: RunReport): string[] {
+  if (!r.targets.includes('switchyard') || !r.targets.includes('bare')) return [];
+  const lines = ['| goal | measured | met |', '|---|---:|---|'];
+  for (const cell of r.cells) {
+    const x = ratio(r.cellRuns, cell, 'switchyard');
+    lines.push(`| throughput ${cellName(cell)} ≥ 0.70 × bare | ${f(x, 2)} | ${x >= 0.7 ? 'yes' : 'no'} |`);
+  }
+  const added = probeMedian(r, 'switchyard', (p) => p.jsonP50Ms) - probeMedian(r, 'bare', (p) => p.jsonP50Ms);
+  lines.push(`| added latency at c=1 (JSON p50) ≤ 0.3 ms | ${f(added, 3)} ms | ${added <= 0.3 ? 'yes' : 'no'} |`);
+  const first = probeMedian(r, 'switchyard', (p) => p.firstChunkP50Ms) - probeMedian(r, 'bare', (p) => p.firstChunkP50Ms);
+  lines.push(`| time to first streamed chunk (p50) ≤ bare + 0.5 ms | ${f(first, 3)} ms | ${first <= 0.5 ? 'yes' : 'no'} |`);
+  const rss = r.peakRssMb.switchyard ?? Number.NaN;
+  lines.push(`| peak RSS under load ≤ 150 MB | ${f(rss, 1)} MB | ${rss <= 150 ? 'yes' : 'no'} |`);
+  return lines;
+}
+
+export function renderReport(r: RunReport): string {
+  const rss = ['| target | peak RSS MB |', '|---|---:|', ...r.targets.filter((t) => t !== 'direct').map((t) => `| ${t} | ${f(r.peakRssMb[t] ?? Number.NaN, 1)} |`)];
+  const goalLines = goals(r);
+  return [
+    `# ${r.title}`,
+    '',
+    ...r.setup.map((s) => `- ${s}`),
+    '',
+    '## Under load (autocannon; medians over repetitions; × bare = median of per-repetition ratios)',
+    '',
+    ...loadTable(r),
+    '',
+    '## Sequential probe (c=1, hrtime; Δ bare = difference of medians)',
+    '',
+    ...probeTable(r),
+    '',
+    '## Memory (VmHWM of each gateway process over the whole run)',
+    '',
+    ...rss,
+    ...(goalLines.length > 0 ? ['', '## Goals (Switchyard, full policy)', '', ...goalLines] : []),
+    '',
+  ].join('\n');
+}

@@ -1,0 +1,147 @@
+/**
+ * Gateway benchmark (issue #8): direct upstream vs a bare node:http + undici proxy vs
+ * Switchyard with a full policy vs the Portkey gateway, in one run, interleaved.
+ *   npx tsc -p tsconfig.json && node dist/bench/gateway-bench/run.js [--quick] [--reps 3]
+ *   … --soak 10        10-minute soak of Switchyard (RSS slope)
+ *   … --streams 512    512 concurrent paced streams (longest stall)
+ *   … --cpu-prof DIR   Switchyard runs with --cpu-prof (summarise with profile-summary.js)
+ * See docs/performance.md for how to read the table.
+ */
+import { execFileSync } from 'node:child_process';
+import { availableParallelism } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { runCell } from './load.js';
+import { requestBody } from './payloads.js';
+import { PORTKEY_VERSION } from './portkey.js';
+import { probe } from './probe.js';
+import { peakRssBytes, pinProcess } from './proc.js';
+import { renderReport, type Cell, type CellRun, type ProbeRun } from './report.js';
+import { writeResult } from './results.js';
+import { runSoak } from './soak.js';
+import { runStreams } from './streams.js';
+import { ALL_TARGETS, startFleet, type Pinning, type TargetName } from './targets.js';
+
+const here = dirname(fileURLToPath(import.meta.url));
+/** Read before this process pins itself (afterwards it reports only its own cores). */
+const CORES = availableParallelism();
+const repoRoot = resolve(here, '..', '..', '..');
+
+const { values } = parseArgs({
+  options: {
+    quick: { type: 'boolean', default: false },
+    reps: { type: 'string' },
+    seconds: { type: 'string' },
+    warmup: { type: 'string' },
+    probes: { type: 'string' },
+    targets: { type: 'string', default: ALL_TARGETS.join(',') },
+    'no-pin': { type: 'boolean', default: false },
+    'log-level': { type: 'string', default: 'info' },
+    soak: { type: 'string' },
+    streams: { type: 'string' },
+    'cpu-prof': { type: 'string' },
+    out: { type: 'string', default: join(repoRoot, 'bench', 'results') },
+  },
+});
+
+const quick = values.quick === true;
+const num = (raw: string | undefined, fallback: number): number => (raw === undefined ? fallback : Number(raw));
+const reps = num(values.reps, quick ? 1 : 3);
+const seconds = num(values.seconds, quick ? 2 : 10);
+const warmupS = num(values.warmup, quick ? 0.5 : 2);
+const probes = num(values.probes, quick ? 100 : 1000);
+const names = (values.targets ?? '').split(',').filter((t): t is TargetName => (ALL_TARGETS as readonly string[]).includes(t));
+const log = (msg: string) => process.stderr.write(`[bench] ${msg}\n`);
+
+function pinning(): Pinning {
+  if (values['no-pin'] === true || CORES < 2) return { gateway: null, upstream: null };
+  const last = String(CORES - 1);
+  // The load generator (this process) shares the upstream's core; the gateway has core 0 alone.
+  return pinProcess(process.pid, `1-${last}`) ? { gateway: '0', upstream: `1-${last}` } : { gateway: null, upstream: null };
+}
+
+function commit(): string {
+  try {
+    const sha = execFileSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: repoRoot, encoding: 'utf8' }).trim();
+    const dirty = execFileSync('git', ['status', '--porcelain', '--', 'src'], { cwd: repoRoot, encoding: 'utf8' }).trim() !== '';
+    return dirty ? `${sha} (+ uncommitted changes in src/)` : sha;
+  } catch {
+    return 'unknown';
+  }
+}
+
+async function main(): Promise<void> {
+  const pin = pinning();
+  const portkeyDir = join(repoRoot, 'bench', '.portkey');
+  if (values.soak !== undefined || values.streams !== undefined) {
+    const fleet = await startFleet({ names: ['bare', 'switchyard'], pin, portkeyDir, switchyardLogLevel: values['log-level'] ?? 'info' });
+    try {
+      const md = values.soak !== undefined ? await runSoak(fleet, { minutes: Number(values.soak), log }) : await runStreams(fleet, { streams: Number(values.streams), log });
+      process.stdout.write(md);
+      log(`written ${writeResult(values.out ?? '.', values.soak !== undefined ? 'soak' : 'streams', md)}`);
+    } finally {
+      await fleet.stop();
+    }
+    return;
+  }
+  const profDir = values['cpu-prof'];
+  const fleet = await startFleet({
+    names,
+    pin,
+    portkeyDir,
+    switchyardLogLevel: values['log-level'] ?? 'info',
+    switchyardNodeArgs: profDir === undefined ? [] : ['--cpu-prof', `--cpu-prof-dir=${resolve(profDir)}`],
+  });
+  const cellRuns: CellRun[] = [];
+  const probeRuns: ProbeRun[] = [];
+  const cells: Cell[] = [
+    { stream: false, connections: 10 },
+    { stream: false, connections: 64 },
+    { stream: true, connections: 10 },
+    { stream: true, connections: 64 },
+  ];
+  try {
+    for (let rep = 0; rep < reps; rep++) {
+      // Rotate the order per repetition so drift does not always favour the same target.
+      const order = fleet.targets.map((_, i) => fleet.targets[(i + rep) % fleet.targets.length]).filter((t) => t !== undefined);
+      for (const cell of cells) {
+        for (const target of order) {
+          const result = await runCell({ endpoint: target.endpoint, body: requestBody(cell.stream), connections: cell.connections, warmupS, seconds, pid: target.pid });
+          cellRuns.push({ rep, cell, target: target.name, result });
+          log(`rep ${rep + 1}/${reps} ${cell.stream ? 'stream' : 'json'} c=${cell.connections} ${target.name}: ${Math.round(result.rps)} rps, p50 ${result.p50Ms.toFixed(3)} ms, CPU ${Math.round(result.cpuUsPerRequest ?? Number.NaN)} µs/req`);
+        }
+      }
+      for (const target of order) {
+        const result = await probe({ endpoint: target.endpoint, jsonBody: requestBody(false), streamBody: requestBody(true), count: probes });
+        probeRuns.push({ rep, target: target.name, result });
+        log(`rep ${rep + 1}/${reps} probe ${target.name}: JSON p50 ${result.jsonP50Ms.toFixed(3)} ms, first chunk p50 ${result.firstChunkP50Ms.toFixed(3)} ms`);
+      }
+    }
+    const peakRssMb: Partial<Record<TargetName, number>> = {};
+    for (const t of fleet.targets) peakRssMb[t.name] = (peakRssBytes(t.pid) ?? Number.NaN) / 1024 / 1024;
+    const md = renderReport({
+      title: `Gateway benchmark ${new Date().toISOString()}${quick ? ' (quick: smoke test only)' : ''}`,
+      setup: [
+        `Node ${process.version}, ${CORES} cores; ${pin.gateway === null ? 'no pinning' : `gateway pinned to core ${pin.gateway}, upstream + load generator to ${pin.upstream}`}`,
+        `${reps} repetition(s), targets interleaved (order rotated per repetition); per cell ${warmupS} s warm-up + ${seconds} s measured; probe ${probes} sequential calls per kind`,
+        `Switchyard ${commit()}: API key with limit, guardrail (allowed models/providers, limit_usd, 8 builtin filters, 10 custom patterns), metering, log level ${values['log-level'] ?? 'info'}; Portkey @portkey-ai/gateway ${PORTKEY_VERSION}`,
+        'Request ~0.9 KB chat body; answer ~1.5 KB JSON or 20 SSE data events + [DONE]; upstream has no artificial delay',
+      ],
+      targets: fleet.targets.map((t) => t.name),
+      cells,
+      cellRuns,
+      probeRuns,
+      peakRssMb,
+    });
+    process.stdout.write(md);
+    log(`written ${writeResult(values.out ?? '.', quick ? 'gateway-quick' : 'gateway', md)}`);
+  } finally {
+    await fleet.stop();
+  }
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(`[bench] failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+  process.exitCode = 1;
+});

@@ -1,0 +1,113 @@
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { generateToken } from '../../src/domain/keys/tokens.js';
+import { spawnChild, type BenchChild } from './child.js';
+import { BENCH_MODEL, BENCH_PROVIDER, UPSTREAM_MODEL } from './payloads.js';
+
+/** Every builtin filter: PII redacted, prompt injection flagged. */
+const BUILTINS = ['email', 'phone', 'ssn', 'credit-card', 'ip-address', 'person-name', 'address'].map((slug) => ({ slug, action: 'redact' }));
+
+/** Ten custom patterns of the kind a platform team writes (secrets, internal markers). */
+const CUSTOM_PATTERNS = [
+  'ACME-\\d{6}',
+  'sk-[A-Za-z0-9]{20,}',
+  '(?i)project\\s+(?:falcon|osprey|kestrel)',
+  'AKIA[0-9A-Z]{16}',
+  'ghp_[A-Za-z0-9]{36}',
+  '(?i)confidential',
+  '\\b[A-Z]{2}\\d{2}[A-Z0-9]{11,30}\\b',
+  '(?i)internal use only',
+  'xox[baprs]-[A-Za-z0-9-]{10,}',
+  '-----BEGIN [A-Z ]*PRIVATE KEY-----',
+];
+
+export const GUARDRAIL = {
+  name: 'bench policy',
+  allowed_models: [BENCH_MODEL],
+  allowed_providers: [BENCH_PROVIDER],
+  limit_usd: 1_000_000,
+  reset_interval: 'monthly',
+  content_filter_builtins: [...BUILTINS, { slug: 'regex-prompt-injection', action: 'flag', scan_scope: 'all_messages' }],
+  content_filters: CUSTOM_PATTERNS.map((pattern, i) => ({ pattern, action: i % 5 === 4 ? 'block' : 'redact', label: `bench-${i}` })),
+};
+
+function catalog(upstreamOrigin: string): Record<string, unknown> {
+  const timeouts = { connect_ms: 5000, first_byte_ms: 30_000, idle_ms: 30_000 };
+  return {
+    providers: [{ id: BENCH_PROVIDER, name: 'Bench upstream', kind: 'openai', base_url: `${upstreamOrigin}/v1`, api_key: 'sk-bench-upstream-key-0000000001', timeouts }],
+    models: [
+      {
+        slug: BENCH_MODEL,
+        context_length: 128_000,
+        endpoints: [{ provider: BENCH_PROVIDER, upstream_model: UPSTREAM_MODEL, pricing: { prompt: 0.0000005, completion: 0.0000015 } }],
+      },
+    ],
+  };
+}
+
+async function manage(api: string, token: string, method: string, path: string, body: unknown): Promise<Record<string, unknown>> {
+  const res = await fetch(`${api}${path}`, {
+    method,
+    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
+  const json = (await res.json()) as Record<string, unknown>;
+  if (res.status >= 300) throw new Error(`${method} ${path}: ${res.status} ${JSON.stringify(json)}`);
+  return json;
+}
+
+function field(record: unknown, name: string): string {
+  const value = typeof record === 'object' && record !== null ? (record as Record<string, unknown>)[name] : undefined;
+  if (typeof value !== 'string') throw new Error(`management API answer lacks ${name}`);
+  return value;
+}
+
+export interface SwitchyardTarget {
+  child: BenchChild;
+  apiKey: string;
+}
+
+/**
+ * Starts Switchyard over a fresh SQLite file with a catalog pointing at the fake upstream, then
+ * through the management API: an API key with a limit, the guardrail above assigned to it.
+ */
+export async function startSwitchyard(options: {
+  dir: string;
+  upstreamOrigin: string;
+  cores: string | null;
+  script: string;
+  logLevel: string;
+  /** Extra node flags, e.g. `--cpu-prof`. */
+  nodeArgs?: string[];
+}): Promise<SwitchyardTarget> {
+  const configPath = join(options.dir, 'switchyard-catalog.json');
+  writeFileSync(configPath, JSON.stringify(catalog(options.upstreamOrigin), null, 2));
+  const managementToken = generateToken();
+  const child = await spawnChild({
+    name: 'switchyard',
+    args: [...(options.nodeArgs ?? []), options.script],
+    cores: options.cores,
+    logFile: join(options.dir, 'switchyard.log'),
+    env: {
+      ...process.env,
+      SWITCHYARD_DATABASE_URL: `sqlite:${join(options.dir, 'switchyard.db')}`,
+      SWITCHYARD_MANAGEMENT_KEY: managementToken,
+      SWITCHYARD_CONFIG: configPath,
+      SWITCHYARD_LOG_LEVEL: options.logLevel,
+      NODE_ENV: 'production',
+    },
+  });
+  try {
+    const api = `http://127.0.0.1:${child.port}/api/v1`;
+    const created = await manage(api, managementToken, 'POST', '/keys', { name: 'bench', limit: 1_000_000, limit_reset: 'monthly' });
+    const apiKey = field(created, 'key');
+    const hash = field(created.data, 'hash');
+    const guardrail = await manage(api, managementToken, 'POST', '/guardrails', GUARDRAIL);
+    const id = field(guardrail.data, 'id');
+    await manage(api, managementToken, 'POST', `/guardrails/${id}/assignments/keys`, { key_hashes: [hash] });
+    return { child, apiKey };
+  } catch (error) {
+    await child.stop();
+    throw error;
+  }
+}
