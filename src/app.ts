@@ -13,6 +13,7 @@ import { currentKeyRoute, keyManagementRoutes } from './http/routes/keys.js';
 import { memberRoutes } from './http/routes/members.js';
 import { workspaceRoutes } from './http/routes/workspaces.js';
 import { guardrailRoutes } from './http/routes/guardrails.js';
+import { presetReadRoutes, presetWriteRoutes } from './http/routes/presets.js';
 import { healthRoutes } from './http/routes/health.js';
 import { catalogRoutes } from './http/routes/catalog.js';
 import { modelCallRoutes } from './http/routes/model-calls.js';
@@ -99,10 +100,12 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
         memberRoutes(s, services);
         workspaceRoutes(s, services);
         guardrailRoutes(s, services);
+        presetWriteRoutes(s, services.presets);
       });
       await scope('any', (s) => {
         currentKeyRoute(s, services);
         catalogRoutes(s, services.catalog);
+        presetReadRoutes(s, services.presets);
       });
       await scope('api', (s) => {
         modelCallRoutes(s, {

@@ -3,6 +3,7 @@ import type { Clock } from './domain/common/clock.js';
 import { createMeter } from './domain/accounting/meter.js';
 import type { Meter } from './domain/accounting/types.js';
 import { GuardrailService } from './domain/guardrails/service.js';
+import { createPresetService, type Presets } from './domain/presets/index.js';
 import { KeyAuthenticator } from './domain/keys/authenticator.js';
 import { KeyService } from './domain/keys/service.js';
 import type { KeyUsageReader } from './domain/keys/usage.js';
@@ -31,6 +32,8 @@ export interface Services {
   members: MemberService;
   workspaces: WorkspaceService;
   guardrails: GuardrailService;
+  /** Presets and their versions; `presets.resolver` applies them to model calls. */
+  presets: Presets;
   /** Each key's combined guardrail policy, cached; `invalidate()` after out-of-band changes. */
   policy: GuardrailPolicyResolver;
   usage: KeyUsageReader;
@@ -85,6 +88,16 @@ export function createServices(options: ServiceOptions): Services {
     onChange: () => policy.invalidate(),
   });
   const policy = new GuardrailPolicyResolver({ guardrails, catalog, clock, revalidateAfterMs: options.keyCacheRevalidateMs });
+  const presets = createPresetService({
+    presets: store.presets,
+    workspaces: store.workspaces,
+    catalog,
+    clock,
+    transaction: (fn) => store.withTransaction(fn),
+    revalidateAfterMs: options.keyCacheRevalidateMs,
+    externalChangeMarker: () => store.externalChangeMarker(),
+    log: options.log,
+  });
   return {
     store,
     clock,
@@ -101,6 +114,7 @@ export function createServices(options: ServiceOptions): Services {
     }),
     guardrails,
     policy,
+    presets,
     usage: meter.usageReader,
     meter,
     providers,
@@ -109,6 +123,7 @@ export function createServices(options: ServiceOptions): Services {
       providers,
       health,
       meter,
+      presets: presets.resolver,
       policy,
       filtersFailOpen: options.filtersFailOpen,
       clock,

@@ -54,3 +54,6 @@ export function createPresetService(options: PresetModuleOptions): PresetService
   });
   return Object.assign(service, { resolver: new CachedPresetResolver(cache) });
 }
+
+/** The preset service with the model-call resolver that shares its cache. */
+export type Presets = ReturnType<typeof createPresetService>;
