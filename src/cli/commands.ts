@@ -7,6 +7,7 @@ import { createServices, type Services } from '../services.js';
 import { bootstrap } from '../bootstrap.js';
 import { openStore } from '../store/index.js';
 import { defaultCatalog } from '../catalog/index.js';
+import { presetCommands } from './presets-commands.js';
 
 export class CliError extends Error {}
 
@@ -21,7 +22,7 @@ export interface CliContext {
   loadConfig(env: NodeJS.ProcessEnv): ServerConfig;
 }
 
-interface Command {
+export interface Command {
   usage: string;
   summary: string;
   options: Record<string, { type: 'string' | 'boolean'; short?: string }>;
@@ -156,6 +157,7 @@ const commands: Record<string, Command> = {
         return 0;
       }),
   },
+  ...presetCommands({ withServices, findMember, fail: (message) => new CliError(message) }),
 };
 
 function help(io: CliIo): void {
