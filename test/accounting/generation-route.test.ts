@@ -14,6 +14,8 @@ const GENERATION_KEYS = [
   'native_tokens_reasoning', 'native_tokens_cached', 'native_tokens_completion_images', 'num_media_prompt',
   'num_media_completion', 'num_input_audio_prompt', 'num_search_results', 'num_fetches', 'latency', 'generation_time',
   'moderation_latency', 'service_tier', 'upstream_id', 'web_search_engine', 'response_cache_source_id', 'provider_responses',
+  // Switchyard's extension: the content filters that flagged the request.
+  'content_filter_flags',
 ];
 
 for (const dialect of dialects()) {
