@@ -15,6 +15,7 @@ import { createPresetRepository } from './repositories/presets.js';
 import { createWorkspaceRepository } from './repositories/workspaces.js';
 import type { Database } from './schema.js';
 import { openSqlite } from './sqlite/connect.js';
+import { withSqliteMigrationLock } from './sqlite/migration-lock.js';
 
 export type Dialect = 'sqlite' | 'postgres';
 
@@ -76,8 +77,12 @@ export function openStore(url: string): Store {
     withTransaction: (fn) => db.transaction().execute((trx) => fn(repositories(trx))),
     externalChangeMarker: () => marker(),
     async migrate() {
+      // PostgreSQL: Kysely holds an advisory lock for the whole run. SQLite: one immediate transaction.
       const migrator = new Migrator({ db, provider: migrationProvider });
-      const { error, results } = await migrator.migrateToLatest();
+      const { error, results } =
+        dialect === 'sqlite'
+          ? await withSqliteMigrationLock(db, () => migrator.migrateToLatest(), { failed: (r) => r.error !== undefined })
+          : await migrator.migrateToLatest();
       if (error !== undefined) throw error instanceof Error ? error : new Error(String(error));
       return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
     },
