@@ -5,7 +5,16 @@ import type { ServerConfig } from './config/env.js';
 import { systemClock, type Clock } from './domain/common/clock.js';
 import { createServices, type Services } from './services.js';
 import { openStore } from './store/index.js';
+import { openChangeFeed } from './store/open-change-feed.js';
+import type { ChangeFeed } from './domain/common/changes.js';
 import { loadCatalog } from './catalog/index.js';
+
+/** What a background failure logs: the message and code, never a query's parameters. */
+function errorSummary(err: unknown): { message: string; code?: string } {
+  if (!(err instanceof Error)) return { message: String(err) };
+  const code = (err as { code?: unknown }).code;
+  return typeof code === 'string' ? { message: err.message, code } : { message: err.message };
+}
 
 export interface RunningServer {
   app: FastifyInstance;
@@ -31,16 +40,29 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
   const { catalog, warnings } = await loadCatalog({ path: config.configPath ?? undefined, env: options.env ?? process.env });
   const store = openStore(config.databaseUrl);
   let services: Services | null = null;
+  let changeFeed: ChangeFeed | null = null;
+  // Background components (ledger, change feed) log through the app's logger once it exists.
+  let logLine: (msg: string, err?: unknown) => void = () => undefined;
+  const log = (msg: string, err?: unknown) => logLine(msg, err);
   try {
     await store.migrate();
+    changeFeed = openChangeFeed({
+      databaseUrl: config.databaseUrl,
+      externalChangeMarker: () => store.externalChangeMarker(),
+      log,
+    });
     services = createServices({
       store,
       catalog,
       clock: options.clock ?? systemClock,
       keyCacheRevalidateMs: config.keyCacheRevalidateMs,
+      keyCacheGraceMs: config.keyCacheGraceMs,
+      changeFeed,
       ledgerFlushMs: config.ledgerFlushMs,
       filtersFailOpen: config.filtersFailOpen,
+      log,
     });
+    await changeFeed.start();
     const boot = await bootstrap(services, { managementKey: config.managementKey, ownerEmail: config.ownerEmail });
     if (boot.createdToken !== null && boot.managementKeyHash !== null) {
       options.onCreatedManagementToken?.(boot.createdToken, boot.managementKeyHash);
@@ -54,12 +76,14 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
       streamKeepAliveEveryMs: config.streamKeepAliveEveryMs,
     });
     for (const warning of warnings) app.log.warn({ warning }, 'catalog');
+    logLine = (msg, err) => app.log.warn(err === undefined ? {} : { err: errorSummary(err) }, msg);
     await app.listen({ port: config.port, host: config.host });
     const address = app.server.address();
     const port = typeof address === 'object' && address !== null ? address.port : config.port;
     const host = config.host.includes(':') ? `[${config.host}]` : config.host;
     let closing: Promise<void> | null = null;
     const running = services;
+    const feed = changeFeed;
     return {
       app,
       services: running,
@@ -68,6 +92,7 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
         closing ??= (async () => {
           await app.close();
           await running.close();
+          await feed.close();
           await store.close();
         })();
         return closing;
@@ -75,6 +100,7 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
     };
   } catch (error) {
     await services?.close().catch(() => undefined);
+    await changeFeed?.close().catch(() => undefined);
     await store.close().catch(() => undefined);
     throw error;
   }

@@ -16,6 +16,9 @@ import { createProviderRegistry, type ProviderRegistry } from './providers/index
 import type { Store } from './store/index.js';
 import { Metrics } from './observability/metrics.js';
 import { recordGeneration } from './observability/generation-metrics.js';
+import { registerCoherenceMetrics } from './observability/coherence-metrics.js';
+import type { ChangeFeed } from './domain/common/changes.js';
+import { LocalChangeFeed } from './store/change-feed.js';
 import type { GenerationRecord } from './domain/accounting/types.js';
 
 export interface CallLogSink {
@@ -41,6 +44,8 @@ export interface Services {
   providers: ProviderRegistry;
   gateway: Gateway;
   metrics: Metrics;
+  /** Cache coherence across replicas: publish after writes, subscribe caches (docs/architecture.md). */
+  changeFeed: ChangeFeed;
   /** Where the one structured line per model call goes; the app points it at its logger. */
   callLog: CallLogSink;
   /** Flushes the ledger and closes upstream pools (the store is closed by its owner). */
@@ -52,6 +57,10 @@ export interface ServiceOptions {
   clock: Clock;
   catalog: Catalog;
   keyCacheRevalidateMs: number;
+  /** Key store unreachable: how long a verified key keeps its decision (default 60 s). */
+  keyCacheGraceMs?: number;
+  /** Started and closed by the caller; default: an in-process feed over the store's change marker. */
+  changeFeed?: ChangeFeed;
   ledgerFlushMs?: number;
   filtersFailOpen?: boolean;
   log?: (msg: string, err?: unknown) => void;
@@ -59,13 +68,19 @@ export interface ServiceOptions {
 
 export function createServices(options: ServiceOptions): Services {
   const { store, clock, catalog } = options;
+  const changeFeed = options.changeFeed ?? new LocalChangeFeed({ externalChangeMarker: () => store.externalChangeMarker() });
+  const metrics = new Metrics();
+  const coherence = registerCoherenceMetrics(metrics.registry);
+  changeFeed.observe(coherence.feed);
   const authenticator = new KeyAuthenticator({
     keys: store.keys,
     clock,
-    externalChangeMarker: () => store.externalChangeMarker(),
+    changes: changeFeed,
     revalidateAfterMs: options.keyCacheRevalidateMs,
+    graceMs: options.keyCacheGraceMs ?? 60_000,
+    observer: coherence.auth,
   });
-  const metrics = new Metrics();
+  changeFeed.subscribe('keys', (hash) => (hash === null ? authenticator.invalidateAll() : authenticator.forget(hash)));
   const meter = createMeter({
     ledger: store.ledger,
     clock,
@@ -103,7 +118,7 @@ export function createServices(options: ServiceOptions): Services {
     clock,
     catalog,
     authenticator,
-    keys: new KeyService({ keys: store.keys, members: store.members, workspaces: store.workspaces, authenticator, clock }),
+    keys: new KeyService({ keys: store.keys, members: store.members, workspaces: store.workspaces, authenticator, clock, changes: changeFeed }),
     members: new MemberService({ members: store.members, clock }),
     workspaces: new WorkspaceService({
       workspaces: store.workspaces,
@@ -133,6 +148,7 @@ export function createServices(options: ServiceOptions): Services {
       },
     }),
     metrics,
+    changeFeed,
     callLog,
     close: async () => {
       await meter.close();

@@ -6,6 +6,7 @@ import { serve } from '../main.js';
 import { createServices, type Services } from '../services.js';
 import { bootstrap } from '../bootstrap.js';
 import { openStore } from '../store/index.js';
+import { openChangeFeed } from '../store/open-change-feed.js';
 import { defaultCatalog } from '../catalog/index.js';
 import { presetCommands } from './presets-commands.js';
 
@@ -33,9 +34,12 @@ export interface Command {
 async function withServices<T>(ctx: CliContext, fn: (services: Services) => Promise<T>): Promise<T> {
   const config = ctx.loadConfig(ctx.env);
   const store = openStore(config.databaseUrl);
+  // Key writes are announced to running replicas (PostgreSQL NOTIFY; SQLite: its data_version).
+  const changeFeed = openChangeFeed({ databaseUrl: config.databaseUrl, externalChangeMarker: () => store.externalChangeMarker() });
   try {
     await store.migrate();
-    const services = createServices({ store, clock: systemClock, keyCacheRevalidateMs: 0, catalog: defaultCatalog() });
+    await changeFeed.start();
+    const services = createServices({ store, clock: systemClock, keyCacheRevalidateMs: 0, catalog: defaultCatalog(), changeFeed });
     try {
       await bootstrap(services, { managementKey: config.managementKey, ownerEmail: config.ownerEmail, createFirstKey: false });
       return await fn(services);
@@ -46,6 +50,7 @@ async function withServices<T>(ctx: CliContext, fn: (services: Services) => Prom
     if (isGatewayError(error)) throw new CliError(error.message);
     throw error;
   } finally {
+    await changeFeed.close();
     await store.close();
   }
 }

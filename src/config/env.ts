@@ -13,6 +13,8 @@ export interface ServerConfig {
   ownerEmail: string;
   /** Re-read cached key records after this long where the store gives no change signal. */
   keyCacheRevalidateMs: number;
+  /** Key store unreachable: a key verified within this long keeps its decision; otherwise 503. */
+  keyCacheGraceMs: number;
   /** A stream waiting this long for its first upstream event commits 200 and sends keep-alives. */
   streamKeepAliveAfterMs: number;
   streamKeepAliveEveryMs: number;
@@ -60,6 +62,7 @@ export function loadServerConfig(env: NodeJS.ProcessEnv): ServerConfig {
     logLevel: env.SWITCHYARD_LOG_LEVEL || 'info',
     ownerEmail: env.SWITCHYARD_OWNER_EMAIL || 'owner@switchyard.local',
     keyCacheRevalidateMs: integer(env, 'SWITCHYARD_KEY_CACHE_REVALIDATE_MS', 1000, 0, 3_600_000),
+    keyCacheGraceMs: integer(env, 'SWITCHYARD_KEY_CACHE_GRACE_MS', 60_000, 0, 86_400_000),
     streamKeepAliveAfterMs: integer(env, 'SWITCHYARD_STREAM_KEEPALIVE_AFTER_MS', 2000, 10, 600_000),
     streamKeepAliveEveryMs: integer(env, 'SWITCHYARD_STREAM_KEEPALIVE_EVERY_MS', 10_000, 10, 600_000),
     ledgerFlushMs: integer(env, 'SWITCHYARD_LEDGER_FLUSH_MS', 250, 10, 60_000),

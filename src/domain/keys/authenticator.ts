@@ -1,4 +1,5 @@
 import { errors } from '../../errors/index.js';
+import type { ChangeFeedState } from '../common/changes.js';
 import type { Clock } from '../common/clock.js';
 import { digestToken, digestsEqual } from './tokens.js';
 import type { KeyRecord, KeyRepository } from './types.js';
@@ -6,35 +7,59 @@ import type { KeyRecord, KeyRepository } from './types.js';
 export interface AuthenticatorOptions {
   keys: Pick<KeyRepository, 'findByDigest'>;
   clock: Clock;
-  /** Changes when another process wrote to the store; a change empties the cache. */
-  externalChangeMarker: () => number | null;
-  /** Where no change marker exists, cached records are re-read after this long. */
+  /** The change feed as the cache sees it (the feed's `subscribe` is wired by the caller). */
+  changes: { state(): ChangeFeedState; refresh(): void };
+  /** While the feed is down, a cached record older than this is re-read before it is trusted. */
   revalidateAfterMs: number;
+  /** Store unreachable: a record verified within this long keeps its decision; beyond, 503. */
+  graceMs: number;
+  /** A store read slower than this counts as the store being unreachable (default 2000 ms). */
+  lookupTimeoutMs?: number;
+  /** Even with a live feed, a record is re-read after this long (default 5 min): a safety net. */
+  maxAgeMs?: number;
+  /** After a failed read, records in grace are served without trying the store for this long. */
+  failureBackoffMs?: number;
   maxEntries?: number;
+  /** Monotonic milliseconds for cache ages (default performance.now). */
+  monotonicNow?: () => number;
+  observer?: { staleDecision?(): void; unavailable?(): void };
 }
 
 interface Entry {
   record: KeyRecord;
-  loadedAt: number;
+  verifiedAt: number;
 }
 
+class StoreUnreachable extends Error {}
+
 /**
- * Token → key record, with an in-process cache. Every write to a key calls `forget(hash)`, so
- * rotation, disabling and deletion take effect on the very next request; expiry is checked on
- * every call against the clock, so it needs no invalidation.
+ * Token → key record, with an in-process cache kept coherent by the change feed: every key write
+ * (here or on another replica) reaches `forget(hash)`, and "anything may have changed" (the feed
+ * dropped or reconnected, the CLI wrote to SQLite) reaches `invalidateAll()`, which marks every
+ * record for re-reading without dropping it. Expiry is checked against the clock on every call.
+ *
+ * When the store cannot be read, a record verified within `graceMs` keeps its last decision (the
+ * `staleDecision` observer counts it); otherwise the answer is 503, never 401: a valid key must
+ * not be refused because the database is away. See docs/deploy.md ("Database faults").
  */
 export class KeyAuthenticator {
   private readonly byDigest = new Map<string, Entry>();
   private readonly digestByHash = new Map<string, string>();
-  private marker: number | null;
+  private readonly inflight = new Map<string, Promise<KeyRecord | null>>();
+  private readonly now: () => number;
+  /** Bumped by every invalidation; a read that overlapped one is used once but not cached. */
+  private epoch = 0;
+  /** Records verified before this moment are re-read before they are trusted again. */
+  private staleBefore = Number.NEGATIVE_INFINITY;
+  private lastFailureAt = Number.NEGATIVE_INFINITY;
 
   constructor(private readonly options: AuthenticatorOptions) {
-    this.marker = options.externalChangeMarker();
+    this.now = options.monotonicNow ?? (() => performance.now());
   }
 
   async authenticate(token: string): Promise<KeyRecord> {
     const digest = digestToken(token);
-    const record = await this.lookup(digest);
+    const record = await this.resolve(digest);
     if (record === null || !digestsEqual(record.tokenDigest, digest)) throw errors.invalidAuth('Invalid API key');
     if (record.disabled) throw errors.invalidAuth('This key is disabled');
     if (record.expiresAt !== null && Date.parse(record.expiresAt) <= this.options.clock.now().getTime()) {
@@ -45,36 +70,115 @@ export class KeyAuthenticator {
 
   /** Drops whatever is cached for the key, under its old and new digest alike. */
   forget(hash: string): void {
+    this.bump();
     const digest = this.digestByHash.get(hash);
     if (digest !== undefined) this.byDigest.delete(digest);
     this.digestByHash.delete(hash);
   }
 
-  clear(): void {
-    this.byDigest.clear();
-    this.digestByHash.clear();
+  /** Anything may have changed: every cached record is re-read before it is trusted again. */
+  invalidateAll(): void {
+    this.bump();
+    this.staleBefore = this.now();
   }
 
-  private async lookup(digest: string): Promise<KeyRecord | null> {
-    const marker = this.options.externalChangeMarker();
-    if (marker !== this.marker) {
-      this.marker = marker;
-      this.clear();
-    }
-    const now = Date.now();
+  /** How many records are cached (for tests and metrics). */
+  size(): number {
+    return this.byDigest.size;
+  }
+
+  private bump(): void {
+    this.epoch += 1;
+    // Reads already under way may return what the invalidation replaced: new requests start anew.
+    this.inflight.clear();
+  }
+
+  private trusted(entry: Entry, now: number): boolean {
+    if (entry.verifiedAt <= this.staleBefore) return false;
+    const age = now - entry.verifiedAt;
+    if (age >= (this.options.maxAgeMs ?? 300_000)) return false;
+    return this.options.changes.state() === 'live' || age < this.options.revalidateAfterMs;
+  }
+
+  private async resolve(digest: string): Promise<KeyRecord | null> {
+    this.options.changes.refresh();
+    const now = this.now();
     const hit = this.byDigest.get(digest);
-    if (hit !== undefined && (marker !== null || now - hit.loadedAt < this.options.revalidateAfterMs)) {
+    if (hit !== undefined && this.trusted(hit, now)) return hit.record;
+    const inGrace = hit !== undefined && now - hit.verifiedAt <= this.options.graceMs;
+    if (hit !== undefined && inGrace && now - this.lastFailureAt < (this.options.failureBackoffMs ?? 250)) {
+      this.options.observer?.staleDecision?.();
       return hit.record;
     }
-    const record = await this.options.keys.findByDigest(digest);
-    if (record === null) {
-      if (hit !== undefined) this.forget(hit.record.hash);
-      return null;
+    try {
+      return await this.load(digest);
+    } catch (error) {
+      if (!(error instanceof StoreUnreachable)) throw error;
+      this.lastFailureAt = this.now();
+      // The entry may have been forgotten while the read failed: then there is no decision to keep.
+      if (hit !== undefined && inGrace && this.byDigest.get(digest) === hit) {
+        this.options.observer?.staleDecision?.();
+        return hit.record;
+      }
+      this.options.observer?.unavailable?.();
+      throw errors.serviceUnavailable('The key store is temporarily unreachable; retry shortly', { retryable: true });
     }
-    if (this.byDigest.size >= (this.options.maxEntries ?? 100_000)) this.clear();
-    this.forget(record.hash);
-    this.byDigest.set(digest, { record, loadedAt: now });
+  }
+
+  /** One read per digest at a time; caches the result unless an invalidation overlapped it. */
+  private load(digest: string): Promise<KeyRecord | null> {
+    const running = this.inflight.get(digest);
+    if (running !== undefined) return running;
+    const epoch = this.epoch;
+    const read = this.readStore(digest)
+      .then((record) => {
+        if (epoch === this.epoch) this.remember(digest, record);
+        return record;
+      })
+      .finally(() => {
+        if (this.inflight.get(digest) === read) this.inflight.delete(digest);
+      });
+    this.inflight.set(digest, read);
+    return read;
+  }
+
+  private async readStore(digest: string): Promise<KeyRecord | null> {
+    const timeoutMs = this.options.lookupTimeoutMs ?? 2000;
+    let timer: NodeJS.Timeout | undefined;
+    const timeout = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new StoreUnreachable(`key lookup took over ${timeoutMs} ms`)), timeoutMs);
+    });
+    try {
+      return await Promise.race([this.options.keys.findByDigest(digest), timeout]);
+    } catch (error) {
+      throw error instanceof StoreUnreachable ? error : new StoreUnreachable('key lookup failed', { cause: error });
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  private remember(digest: string, record: KeyRecord | null): void {
+    const previous = this.byDigest.get(digest);
+    if (record === null) {
+      if (previous !== undefined) this.drop(previous.record.hash);
+      return;
+    }
+    this.drop(record.hash);
+    const max = this.options.maxEntries ?? 100_000;
+    while (this.byDigest.size >= max) {
+      const oldest = this.byDigest.entries().next().value;
+      if (oldest === undefined) break;
+      this.byDigest.delete(oldest[0]);
+      this.digestByHash.delete(oldest[1].record.hash);
+    }
+    this.byDigest.set(digest, { record, verifiedAt: this.now() });
     this.digestByHash.set(record.hash, digest);
-    return record;
+  }
+
+  /** Removes a key's entry without counting as an invalidation (the store was just read). */
+  private drop(hash: string): void {
+    const digest = this.digestByHash.get(hash);
+    if (digest !== undefined) this.byDigest.delete(digest);
+    this.digestByHash.delete(hash);
   }
 }

@@ -1,5 +1,6 @@
 import { errors } from '../../errors/index.js';
 import type { Clock } from '../common/clock.js';
+import type { ChangePublisher } from '../common/changes.js';
 import type { KeyAuthenticator } from './authenticator.js';
 import { digestToken, generateToken, maskToken, newKeyHash } from './tokens.js';
 import type { KeyKind, KeyPatch, KeyRecord, KeyRepository, LimitReset } from './types.js';
@@ -12,6 +13,8 @@ export interface KeyServiceDeps {
   workspaces: WorkspaceRepository;
   authenticator: KeyAuthenticator;
   clock: Clock;
+  /** Tells every replica's caches (this one's included) that a key changed. */
+  changes?: ChangePublisher;
 }
 
 export interface CreateKeyInput {
@@ -111,14 +114,14 @@ export class KeyService {
     await this.get(hash);
     const updated = await this.deps.keys.update(hash, patch, this.deps.clock.now().toISOString());
     if (updated === null) throw errors.notFound('Key not found');
-    this.deps.authenticator.forget(hash);
+    await this.changed(hash);
     return updated;
   }
 
   async delete(hash: string): Promise<void> {
     await this.get(hash);
     await this.deps.keys.delete(hash);
-    this.deps.authenticator.forget(hash);
+    await this.changed(hash);
   }
 
   /** New token, same hash, name, limits and usage; the old token stops working at once. */
@@ -132,9 +135,15 @@ export class KeyService {
     const token = generateToken();
     this.deps.authenticator.forget(hash);
     const updated = await this.deps.keys.replaceDigest(hash, digestToken(token), maskToken(token), this.deps.clock.now().toISOString());
-    this.deps.authenticator.forget(hash);
+    await this.changed(hash);
     if (updated === null) throw errors.notFound('Key not found');
     return { record: updated, token };
+  }
+
+  /** After a committed write: this process forgets at once, other replicas on the notification. */
+  private async changed(hash: string): Promise<void> {
+    this.deps.authenticator.forget(hash);
+    await this.deps.changes?.publish('keys', hash);
   }
 
   async resolveWorkspace(ref: string | undefined): Promise<WorkspaceRecord> {

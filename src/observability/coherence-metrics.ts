@@ -1,0 +1,55 @@
+import { Counter, Gauge, type Registry } from 'prom-client';
+import type { ChangeFeedObserver } from '../domain/common/changes.js';
+
+export interface CoherenceMetrics {
+  /** Give to `changeFeed.observe()`. */
+  feed: ChangeFeedObserver;
+  /** Give to the key authenticator. */
+  auth: { staleDecision(): void; unavailable(): void };
+}
+
+/**
+ * Metrics of cache coherence across replicas: whether this replica hears every change (the
+ * change feed), and how authentication behaved while the key store was unreachable. Labels are
+ * topic names only.
+ */
+export function registerCoherenceMetrics(registry: Registry): CoherenceMetrics {
+  const registers = [registry];
+  const up = new Gauge({
+    name: 'switchyard_change_feed_up',
+    help: '1 while this replica hears every change (LISTEN connected, or a single-process store); 0 while caches revalidate against the database instead',
+    registers,
+  });
+  const reconnects = new Counter({ name: 'switchyard_change_feed_reconnects_total', help: 'Times the change feed came back after being down', registers });
+  const received = new Counter({
+    name: 'switchyard_change_feed_notifications_total',
+    help: 'Change notifications received from the database, by topic',
+    labelNames: ['topic'],
+    registers,
+  });
+  const publishFailures = new Counter({
+    name: 'switchyard_change_feed_publish_failures_total',
+    help: 'Change notifications that could not be sent at once (kept queued and resent after reconnecting)',
+    registers,
+  });
+  const stale = new Counter({
+    name: 'switchyard_auth_stale_decisions_total',
+    help: 'Requests authenticated from a cached decision because the key store was unreachable',
+    registers,
+  });
+  const unavailable = new Counter({
+    name: 'switchyard_auth_store_unavailable_total',
+    help: 'Requests answered 503 because the key store was unreachable and no recent decision was cached',
+    registers,
+  });
+  up.set(0);
+  return {
+    feed: {
+      stateChanged: (state) => up.set(state === 'live' ? 1 : 0),
+      reconnected: () => reconnects.inc(),
+      received: (topic) => received.inc({ topic }),
+      publishFailed: () => publishFailures.inc(),
+    },
+    auth: { staleDecision: () => stale.inc(), unavailable: () => unavailable.inc() },
+  };
+}

@@ -1,0 +1,288 @@
+import pg from 'pg';
+import {
+  CHANGE_TOPICS,
+  type ChangeFeed,
+  type ChangeFeedObserver,
+  type ChangeFeedState,
+  type ChangeHandler,
+  type ChangeTopic,
+} from '../../domain/common/changes.js';
+import { ChangeDispatcher, type LogFn } from '../change-feed.js';
+
+/** The one NOTIFY channel of Switchyard; payload `{"topic":…,"id":…}`, never a token. */
+export const CHANGE_CHANNEL = 'switchyard_changes';
+
+export interface PostgresChangeFeedOptions {
+  url: string;
+  log?: LogFn;
+  /** The listening connection is probed this often (a silent network loss has no socket event). */
+  heartbeatMs?: number;
+  /** Connect, LISTEN, probe and NOTIFY each give up after this long. */
+  timeoutMs?: number;
+  /** Reconnect backoff: first delay, doubled per failed attempt up to the maximum. */
+  backoffMinMs?: number;
+  backoffMaxMs?: number;
+  /** Above this many distinct queued notifications, they collapse into "anything changed" per topic. */
+  maxQueued?: number;
+}
+
+interface Outgoing {
+  topic: ChangeTopic;
+  id: string | null;
+  sent: Array<() => void>;
+}
+
+const slot = (topic: ChangeTopic, id: string | null): string => `${topic}\n${id ?? '*'}`;
+
+function parsePayload(payload: string | undefined): { topic: ChangeTopic; id: string | null } | null {
+  if (payload === undefined) return null;
+  try {
+    const value: unknown = JSON.parse(payload);
+    if (typeof value !== 'object' || value === null) return null;
+    const topic: unknown = (value as Record<string, unknown>).topic;
+    const id: unknown = (value as Record<string, unknown>).id;
+    const known = CHANGE_TOPICS.find((t) => t === topic);
+    if (known === undefined || (id !== null && typeof id !== 'string')) return null;
+    return { topic: known, id };
+  } catch {
+    return null;
+  }
+}
+
+function withTimeout<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`change feed: ${what} timed out after ${ms} ms`)), ms);
+  });
+  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
+}
+
+/**
+ * PostgreSQL LISTEN/NOTIFY on one dedicated connection (not from the pool). While it is up the
+ * feed is `live`; when it drops (error, end, failed probe) the feed is `down`, every subscriber
+ * hears "anything may have changed", and reconnection is retried with capped exponential backoff.
+ * Once LISTEN is active again, subscribers hear it once more (changes made meanwhile were missed).
+ * Notifications published while down are queued and sent after reconnecting.
+ */
+export class PostgresChangeFeed implements ChangeFeed {
+  readonly kind = 'postgres' as const;
+  private readonly dispatcher: ChangeDispatcher;
+  private readonly log: LogFn;
+  private client: pg.Client | null = null;
+  private live = false;
+  private closed = false;
+  private attempts = 0;
+  private everConnected = false;
+  private reconnectTimer: NodeJS.Timeout | null = null;
+  private heartbeat: NodeJS.Timeout | null = null;
+  private connecting: Promise<void> | null = null;
+  private readonly queue = new Map<string, Outgoing>();
+  private sending: Promise<void> | null = null;
+
+  constructor(private readonly options: PostgresChangeFeedOptions) {
+    this.log = options.log ?? (() => undefined);
+    this.dispatcher = new ChangeDispatcher(this.log);
+  }
+
+  subscribe(topic: ChangeTopic, handler: ChangeHandler): () => void {
+    return this.dispatcher.subscribe(topic, handler);
+  }
+
+  observe(observer: ChangeFeedObserver): () => void {
+    const stop = this.dispatcher.observe(observer);
+    observer.stateChanged?.(this.state());
+    return stop;
+  }
+
+  state(): ChangeFeedState {
+    return this.live ? 'live' : 'down';
+  }
+
+  refresh(): void {
+    // Notifications arrive by themselves.
+  }
+
+  async start(): Promise<void> {
+    const every = this.options.heartbeatMs ?? 5000;
+    this.heartbeat ??= setInterval(() => void this.probe(), every);
+    this.heartbeat.unref();
+    await this.connect();
+  }
+
+  publish(topic: ChangeTopic, id: string | null): Promise<void> {
+    this.dispatcher.dispatch(topic, id);
+    if (this.closed) return Promise.resolve();
+    return new Promise<void>((resolve) => {
+      this.enqueue(topic, id, resolve);
+      // Down: the notification waits for the reconnection; the caller does not.
+      if (!this.live) resolve();
+      void this.send();
+    });
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    const timeoutMs = this.options.timeoutMs ?? 3000;
+    if (this.live && this.queue.size > 0) await withTimeout(this.send(), timeoutMs, 'final send').catch(() => undefined);
+    this.closed = true;
+    if (this.queue.size > 0) this.log(`change feed: ${this.queue.size} notification(s) unsent at shutdown`);
+    for (const item of this.queue.values()) for (const done of item.sent) done();
+    this.queue.clear();
+    if (this.heartbeat !== null) clearInterval(this.heartbeat);
+    if (this.reconnectTimer !== null) clearTimeout(this.reconnectTimer);
+    const client = this.client;
+    this.client = null;
+    this.live = false;
+    if (client !== null) await withTimeout(client.end(), timeoutMs, 'disconnect').catch(() => client.connection.stream.destroy());
+  }
+
+  private enqueue(topic: ChangeTopic, id: string | null, done: () => void): void {
+    const key = slot(topic, id);
+    const existing = this.queue.get(key) ?? this.queue.get(slot(topic, null));
+    if (existing !== undefined) {
+      existing.sent.push(done);
+      return;
+    }
+    if (this.queue.size >= (this.options.maxQueued ?? 1000)) {
+      // Too much backlog: one "anything changed" per topic says the same with bounded memory.
+      const callbacks = [...this.queue.values()].flatMap((q) => q.sent);
+      this.queue.clear();
+      for (const t of CHANGE_TOPICS) this.queue.set(slot(t, null), { topic: t, id: null, sent: [] });
+      this.queue.get(slot(topic, null))?.sent.push(done, ...callbacks);
+      return;
+    }
+    this.queue.set(key, { topic, id, sent: [done] });
+  }
+
+  /** Sends queued notifications in order over the listening connection, one sender at a time. */
+  private send(): Promise<void> {
+    if (this.sending === null) {
+      const run: Promise<void> = this.sendQueued().finally(() => {
+        if (this.sending === run) this.sending = null;
+      });
+      this.sending = run;
+    }
+    return this.sending;
+  }
+
+  private async sendQueued(): Promise<void> {
+    while (this.live && this.client !== null && this.queue.size > 0) {
+      const first = this.queue.entries().next().value;
+      if (first === undefined) break;
+      const [key, item] = first;
+      const client = this.client;
+      // Out of the queue while in flight: a change published meanwhile gets a notification of its own.
+      this.queue.delete(key);
+      try {
+        const payload = JSON.stringify({ topic: item.topic, id: item.id });
+        await withTimeout(client.query('SELECT pg_notify($1, $2)', [CHANGE_CHANNEL, payload]), this.options.timeoutMs ?? 3000, 'notify');
+      } catch (error) {
+        this.dispatcher.report((o) => o.publishFailed?.());
+        if (!this.queue.has(key)) this.queue.set(key, { ...item, sent: [] });
+        this.lost(client, error);
+        for (const done of item.sent) done();
+        break;
+      }
+      for (const done of item.sent) done();
+    }
+  }
+
+  private connect(): Promise<void> {
+    this.connecting ??= this.attemptConnect().finally(() => {
+      this.connecting = null;
+    });
+    return this.connecting;
+  }
+
+  private async attemptConnect(): Promise<void> {
+    if (this.closed || this.client !== null) return;
+    const timeoutMs = this.options.timeoutMs ?? 3000;
+    const client = new pg.Client({
+      connectionString: this.options.url,
+      connectionTimeoutMillis: timeoutMs,
+      keepAlive: true,
+      application_name: 'switchyard-change-feed',
+    });
+    client.on('error', (error) => this.lost(client, error));
+    client.on('end', () => this.lost(client, new Error('connection ended')));
+    client.on('notification', (message) => this.receive(message));
+    try {
+      this.client = client;
+      await withTimeout(client.connect(), timeoutMs + 500, 'connect');
+      await withTimeout(client.query(`LISTEN ${CHANGE_CHANNEL}`), timeoutMs, 'listen');
+    } catch (error) {
+      this.lost(client, error);
+      return;
+    }
+    if (this.closed || this.client !== client) {
+      void client.end().catch(() => undefined);
+      return;
+    }
+    this.live = true;
+    this.attempts = 0;
+    if (this.everConnected) {
+      this.log('change feed: reconnected; caches revalidate what they hold');
+      this.dispatcher.report((o) => o.reconnected?.());
+    }
+    this.everConnected = true;
+    this.dispatcher.report((o) => o.stateChanged?.('live'));
+    // Changes committed while nobody listened were missed: every cache revalidates once.
+    this.dispatcher.dispatchAll();
+    void this.send();
+  }
+
+  private receive(message: pg.Notification): void {
+    if (message.channel !== CHANGE_CHANNEL) return;
+    const change = parsePayload(message.payload);
+    if (change === null) return;
+    this.dispatcher.report((o) => o.received?.(change.topic));
+    this.dispatcher.dispatch(change.topic, change.id);
+  }
+
+  private async probe(): Promise<void> {
+    const client = this.client;
+    if (!this.live || client === null || this.sending !== null) return;
+    try {
+      await withTimeout(client.query('SELECT 1'), this.options.timeoutMs ?? 3000, 'probe');
+    } catch (error) {
+      this.lost(client, error);
+    }
+  }
+
+  /** The connection `client` is gone (or never came up): go down once, schedule a reconnection. */
+  private lost(client: pg.Client, error: unknown): void {
+    if (this.client !== client) return;
+    this.client = null;
+    const wasLive = this.live;
+    this.live = false;
+    client.removeAllListeners('notification');
+    client.removeAllListeners('end');
+    void client.end().catch(() => undefined);
+    client.connection.stream.destroy();
+    // Publishers stop waiting: what they sent stays queued and goes out after reconnecting.
+    for (const item of this.queue.values()) item.sent.splice(0).forEach((done) => done());
+    if (this.closed) return;
+    if (wasLive) {
+      this.log('change feed: LISTEN connection lost; caches revalidate against the database until it is back', error);
+      this.dispatcher.report((o) => o.stateChanged?.('down'));
+      this.dispatcher.dispatchAll();
+    } else if (this.attempts === 0 && !this.everConnected) {
+      this.log('change feed: cannot connect yet; caches revalidate against the database meanwhile', error);
+    }
+    this.scheduleReconnect();
+  }
+
+  private scheduleReconnect(): void {
+    if (this.closed || this.reconnectTimer !== null) return;
+    const min = this.options.backoffMinMs ?? 100;
+    const max = this.options.backoffMaxMs ?? 5000;
+    const base = Math.min(max, min * 2 ** Math.min(this.attempts, 16));
+    const delay = Math.round(base * (0.8 + Math.random() * 0.4));
+    this.attempts += 1;
+    this.reconnectTimer = setTimeout(() => {
+      this.reconnectTimer = null;
+      void this.connect();
+    }, delay);
+    this.reconnectTimer.unref();
+  }
+}
