@@ -100,9 +100,11 @@ export function createServices(options: ServiceOptions): Services {
     catalog,
     clock,
     transaction: (fn) => store.withTransaction(fn),
-    onChange: () => policy.invalidate(),
+    // Publishing reaches this process's subscribers at once (the policy cache below) and every other replica.
+    changes: changeFeed,
   });
   const policy = new GuardrailPolicyResolver({ guardrails, catalog, clock, revalidateAfterMs: options.keyCacheRevalidateMs });
+  changeFeed.subscribe('guardrails', () => policy.invalidate());
   const presets = createPresetService({
     presets: store.presets,
     workspaces: store.workspaces,

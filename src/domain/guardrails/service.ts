@@ -1,4 +1,5 @@
 import { errors } from '../../errors/index.js';
+import type { ChangePublisher } from '../common/changes.js';
 import type { Clock } from '../common/clock.js';
 import { isUuid, newUuid } from '../common/ids.js';
 import type { Page, PageResult } from '../common/page.js';
@@ -31,6 +32,8 @@ export interface GuardrailServiceDeps extends GuardrailRepos {
    * response goes out: enforcement caches drop what they hold, so the very next request sees it.
    */
   onChange?: () => void;
+  /** Announces every such write on the change feed (topic `guardrails`), for every replica's caches. */
+  changes?: ChangePublisher;
 }
 
 /** How a guardrail reaches a key: assigned to it, to its creator member, or the workspace default. */
@@ -65,7 +68,7 @@ export class GuardrailService {
       id: newUuid(),
     };
     checkLimitPair(input, record);
-    return this.changed(this.deps.guardrails.insert(record));
+    return this.changed(this.deps.guardrails.insert(record), record.id);
   }
 
   async get(id: string): Promise<GuardrailRecord> {
@@ -94,13 +97,13 @@ export class GuardrailService {
     const updated = await this.changed(this.deps.transaction(async (repos) => {
       if (materialise !== null) await repos.guardrails.insertIfAbsent(materialise);
       return repos.guardrails.update(key, patch, this.now());
-    }));
+    }), key);
     if (updated === null) throw notFound(id);
     return updated;
   }
 
   async delete(id: string): Promise<void> {
-    if (!isUuid(id) || !(await this.changed(this.deps.guardrails.delete(id.toLowerCase())))) throw notFound(id);
+    if (!isUuid(id) || !(await this.changed(this.deps.guardrails.delete(id.toLowerCase()), id.toLowerCase()))) throw notFound(id);
   }
 
   async listKeyAssignments(id: string | null, page: Page): Promise<PageResult<KeyAssignmentRecord>> {
@@ -128,12 +131,12 @@ export class GuardrailService {
     const now = this.now();
     return this.changed(this.deps.transaction((repos) =>
       repos.guardrails.assignKeys(unique.map((target) => ({ id: newUuid(), guardrailId: guardrail.id, target, assignedBy, createdAt: now }))),
-    ));
+    ), guardrail.id);
   }
 
   async unassignKeys(id: string, keyHashes: string[]): Promise<number> {
     const guardrail = await this.get(id);
-    return this.changed(this.deps.guardrails.unassignKeys(guardrail.id, [...new Set(keyHashes)]));
+    return this.changed(this.deps.guardrails.unassignKeys(guardrail.id, [...new Set(keyHashes)]), guardrail.id);
   }
 
   async listMemberAssignments(id: string | null, page: Page): Promise<PageResult<MemberAssignmentRecord>> {
@@ -157,12 +160,12 @@ export class GuardrailService {
     const now = this.now();
     return this.changed(this.deps.transaction((repos) =>
       repos.guardrails.assignMembers(unique.map((target) => ({ id: newUuid(), guardrailId: guardrail.id, target, assignedBy, createdAt: now }))),
-    ));
+    ), guardrail.id);
   }
 
   async unassignMembers(id: string, userIds: string[]): Promise<number> {
     const guardrail = await this.get(id);
-    return this.changed(this.deps.guardrails.unassignMembers(guardrail.id, [...new Set(userIds)]));
+    return this.changed(this.deps.guardrails.unassignMembers(guardrail.id, [...new Set(userIds)]), guardrail.id);
   }
 
   /**
@@ -193,13 +196,15 @@ export class GuardrailService {
     return out;
   }
 
-  private async changed<T>(write: Promise<T>): Promise<T> {
+  /** After a committed write of guardrail `id` (or one of its assignments); the feed never rejects. */
+  private async changed<T>(write: Promise<T>, id: string): Promise<T> {
     const result = await write;
     try {
       this.deps.onChange?.();
     } catch {
       // An invalidation hook must not turn a committed write into an error.
     }
+    await this.deps.changes?.publish('guardrails', id);
     return result;
   }
 
