@@ -138,42 +138,55 @@ function makeResponse(status: number, headers: UpstreamHeaders, body: Readable, 
   return { status, headers, chunks, text, json, discard };
 }
 
+/**
+ * The body's chunks under the first-byte and idle timers. The idle timer is created once and
+ * re-armed with `refresh()` each time a chunk is awaited; it is ignored when it fires while the
+ * consumer holds a chunk (that time does not count). Timeout errors are built only when a timer
+ * really fires: an Error per chunk (stack trace included) was a measurable part of every call.
+ */
 async function* timedChunks(body: Readable, s: ResponseSettings): AsyncGenerator<Buffer, void, undefined> {
   const { ctx } = s;
   let first = true;
-  let timer: NodeJS.Timeout | undefined;
-  const fire = (err: UpstreamError): void => {
-    body.destroy(err);
+  let waiting = true;
+  const fire = (): void => {
+    if (!waiting) return;
+    body.destroy(
+      first ? timeoutError(ctx.providerId, 'first byte', ctx.timeouts.firstByteMs) : timeoutError(ctx.providerId, 'idle', ctx.timeouts.idleMs),
+    );
   };
-  const onAbort = (): void => fire(abortedError(ctx.providerId, ctx.signal.reason));
+  const onAbort = (): void => {
+    body.destroy(abortedError(ctx.providerId, ctx.signal.reason));
+  };
   ctx.signal.addEventListener('abort', onAbort, { once: true });
   const iterator = body[Symbol.asyncIterator]() as AsyncIterator<Buffer>;
+  const firstByte = setTimeout(fire, Math.max(1, s.firstByteDeadline - Date.now()));
+  let idle: NodeJS.Timeout | null = null;
   let finished = false;
   try {
     if (ctx.signal.aborted) onAbort();
     for (;;) {
-      const wait = first ? Math.max(1, s.firstByteDeadline - Date.now()) : ctx.timeouts.idleMs;
-      timer = setTimeout(
-        fire,
-        wait,
-        first ? timeoutError(ctx.providerId, 'first byte', ctx.timeouts.firstByteMs) : timeoutError(ctx.providerId, 'idle', ctx.timeouts.idleMs),
-      );
-      let step: IteratorResult<Buffer>;
-      try {
-        step = await iterator.next();
-      } finally {
-        clearTimeout(timer);
+      waiting = true;
+      if (!first) {
+        if (idle === null) idle = setTimeout(fire, ctx.timeouts.idleMs);
+        else idle.refresh();
       }
+      const step = await iterator.next();
+      waiting = false;
       if (step.done === true) {
         finished = true;
         return;
       }
-      first = false;
+      if (first) {
+        first = false;
+        clearTimeout(firstByte);
+      }
       yield step.value;
     }
   } catch (err) {
     throw mapTransportError(err, ctx);
   } finally {
+    clearTimeout(firstByte);
+    if (idle !== null) clearTimeout(idle);
     ctx.signal.removeEventListener('abort', onAbort);
     if (!finished && !body.destroyed) body.destroy();
   }
