@@ -37,16 +37,18 @@ function callHeaders(call: PreparedCall): Record<string, string> {
   return headers;
 }
 
-/** Tokens a chunk streamed to the client (counted only when the upstream reports no usage). */
-function chunkTokens(chunk: AnyChunk): number {
-  let n = 0;
+/**
+ * Keeps the text a chunk streamed to the client. It is tokenised once, at the end, and only when
+ * the upstream never reported usage (a cut stream): counting every chunk with the BPE tokenizer
+ * cost more than the rest of the streaming path.
+ */
+function keepText(chunk: AnyChunk, into: string[]): void {
   for (const choice of chunk.choices) {
     if ('delta' in choice) {
-      n += estimateTokens(choice.delta.content ?? '');
-      if (choice.delta.tool_calls !== undefined) n += estimateTokens(JSON.stringify(choice.delta.tool_calls));
-    } else if ('text' in choice) n += estimateTokens(choice.text);
+      if (choice.delta.content !== undefined && choice.delta.content !== null) into.push(choice.delta.content);
+      if (choice.delta.tool_calls !== undefined) into.push(JSON.stringify(choice.delta.tool_calls));
+    } else if ('text' in choice) into.push(choice.text);
   }
-  return n;
 }
 
 function finishOf(chunk: AnyChunk): string | null {
@@ -130,12 +132,12 @@ async function respondStream(gateway: Gateway, call: PreparedCall, reply: Fastif
   let usage: CanonicalUsage | null = null;
   let finish: string | null = null;
   let upstreamId: string | null = null;
-  let streamedTokens = 0;
+  const streamed: string[] = [];
   try {
     for await (const chunk of outcome.value) {
       upstreamId ??= chunk.id;
       finish = finishOf(chunk) ?? finish;
-      streamedTokens += chunkTokens(chunk);
+      if (usage === null) keepText(chunk, streamed);
       const out: Record<string, unknown> = { ...chunk, id: call.generationId, model: candidate.model.slug, provider: candidate.provider.name };
       if (chunk.usage !== undefined) {
         usage = chunk.usage;
@@ -151,18 +153,18 @@ async function respondStream(gateway: Gateway, call: PreparedCall, reply: Fastif
       await writer.data(JSON.stringify(errorChunk(call, candidate.model.slug, error)));
     }
   }
-  settleStream(gateway, { call, candidate, attempts: outcome.attempts, firstByteMs: outcome.firstByteMs }, { usage, finish, upstreamId, streamedTokens, cancelled: controller.signal.aborted });
+  settleStream(gateway, { call, candidate, attempts: outcome.attempts, firstByteMs: outcome.firstByteMs }, { usage, finish, upstreamId, streamed, cancelled: controller.signal.aborted });
   writer.end();
 }
 
 function settleStream(
   gateway: Gateway,
   base: { call: PreparedCall; candidate: RouteCandidate; attempts: { provider: string; model: string; status: number | null }[]; firstByteMs: number },
-  seen: { usage: CanonicalUsage | null; finish: string | null; upstreamId: string | null; streamedTokens: number; cancelled: boolean },
+  seen: { usage: CanonicalUsage | null; finish: string | null; upstreamId: string | null; streamed: string[]; cancelled: boolean },
 ): void {
   gateway.settle({
     ...base,
-    usage: seen.usage ?? gateway.estimatedUsage(base.call, seen.streamedTokens),
+    usage: seen.usage ?? gateway.estimatedUsage(base.call, estimateTokens(seen.streamed.join(''))),
     finishReason: seen.finish,
     upstreamId: seen.upstreamId,
     cancelled: seen.cancelled,
