@@ -4,9 +4,20 @@ import type { ServerResponse } from 'node:http';
  * Writes one SSE response. Headers are committed lazily: either when the first event is ready,
  * or when waiting has lasted `keepAliveAfterMs` (then comment lines keep the connection alive
  * and later failures can only be reported in-band).
+ *
+ * Events written in one turn of the event loop (typically all those parsed from one upstream
+ * read) leave in one socket write: the response is corked at the first event and uncorked by a
+ * `setImmediate`, so a burst costs one syscall instead of one per event, and no event waits
+ * longer than the current turn.
  */
 export class SseWriter {
   private committed = false;
+  private corked = false;
+  private readonly flush = (): void => {
+    if (!this.corked) return;
+    this.corked = false;
+    this.res.uncork();
+  };
   private keepAlive: NodeJS.Timeout | null = null;
   private firstWait: NodeJS.Timeout | null = null;
 
@@ -51,6 +62,11 @@ export class SseWriter {
   data(payload: string): Promise<void> | void {
     this.commit();
     if (this.res.writableEnded || this.res.destroyed) return;
+    if (!this.corked) {
+      this.corked = true;
+      this.res.cork();
+      setImmediate(this.flush);
+    }
     if (!this.res.write(`data: ${payload}\n\n`)) {
       return new Promise((resolve) => {
         const done = () => {
@@ -70,6 +86,7 @@ export class SseWriter {
 
   end(): void {
     this.stopWaiting();
+    this.corked = false; // end() uncorks the socket fully
     if (!this.res.writableEnded && !this.res.destroyed) {
       this.commit();
       this.res.end('data: [DONE]\n\n');
