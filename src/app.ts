@@ -3,6 +3,7 @@ import swagger from '@fastify/swagger';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import { installErrorHandling } from './http/plugins/error-handler.js';
+import { installJsonBodyParser } from './http/plugins/json-body.js';
 import { requireKey } from './http/plugins/auth.js';
 import { validatorCompiler } from './http/validation.js';
 import { ErrorEnvelope } from './http/schemas/common.js';
@@ -21,6 +22,7 @@ import { generationRoute } from './http/routes/generation.js';
 import { metricsRoute } from './http/routes/metrics.js';
 import { httpMetricsHook } from './observability/metrics.js';
 import { callLogLine } from './observability/call-log.js';
+import { asyncStdout } from './observability/log-destination.js';
 import type { App } from './http/types.js';
 import type { Services } from './services.js';
 
@@ -46,10 +48,17 @@ const serializers = {
   req: (req: { method: string; url: string; id: string }) => ({ method: req.method, path: req.url.split('?')[0], id: req.id }),
 };
 
+/** The caller's pino options plus ours; stdout is written asynchronously unless a stream is given. */
+function loggerOptions(logger: FastifyServerOptions['logger']): FastifyServerOptions['logger'] {
+  if (logger === false) return false;
+  const given = typeof logger === 'object' && logger !== null ? logger : {};
+  return { stream: asyncStdout(), ...given, serializers, redact: ['req.headers.authorization'] };
+}
+
 export async function buildApp(options: BuildAppOptions): Promise<FastifyInstance> {
   const { services } = options;
   const app = Fastify({
-    logger: options.logger === false ? false : { ...(typeof options.logger === 'object' ? options.logger : {}), serializers, redact: ['req.headers.authorization'] },
+    logger: loggerOptions(options.logger),
     bodyLimit: options.bodyLimitBytes,
     genReqId: () => `req_${randomUUID()}`,
     return503OnClosing: true,
@@ -61,16 +70,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   app.addHook('onResponse', httpMetricsHook(services.metrics));
   services.callLog.write = (generation) => app.log.info({ call: callLogLine(generation) }, 'model call');
   installErrorHandling(app, options.bodyLimitBytes);
-  // An empty body on a POST without payload (e.g. rotate) is no body, not malformed JSON.
-  app.addContentTypeParser('application/json', { parseAs: 'string' }, (_request, body, done) => {
-    const text = typeof body === 'string' ? body : body.toString('utf8');
-    if (text.trim() === '') return done(null, undefined);
-    try {
-      done(null, JSON.parse(text, (key, value: unknown) => (key === '__proto__' ? undefined : value)));
-    } catch (error) {
-      done(error instanceof Error ? error : new Error(String(error)), undefined);
-    }
-  });
+  installJsonBodyParser(app);
 
   for (const schema of [ErrorEnvelope, KeyObject, WorkspaceObject, WorkspaceMemberObject, MemberObject]) app.addSchema(schema);
 
