@@ -88,6 +88,7 @@ export function compileFilterSet(input: {
       action: c.action,
       scope: 'all_messages',
       filter: customFilter(index, c, compileRe2(c.pattern)),
+      pattern: c.pattern,
     });
   });
   return Object.freeze({ filters: Object.freeze(dedupe(filters)) });

@@ -35,6 +35,51 @@ export function findSpans(re: RE2, text: string): Array<[number, number]> {
   return spans;
 }
 
+/**
+ * Exactly `findSpans(new RE2(parts.map((p) => `(?:${p})`).join('|')), text)`, but with one RE2
+ * per alternative. A large alternation can exhaust RE2's DFA memory and fall back to the NFA
+ * (the address pattern: ~120 µs for 250 characters, against ~5 µs for its six parts run
+ * separately). Leftmost-first semantics are kept: at the leftmost position where any part
+ * matches, the first part (in order) matching there wins, with its own preferred match; the
+ * scan then resumes at its end. Each part's next match is cached while it lies at or after the
+ * resume position (it cannot change: matches at a given start do not depend on where the search
+ * began, and RE2 sees the whole text for `\b` and anchors).
+ */
+export function findSpansOfAlternation(parts: readonly RE2[], text: string): Array<[number, number]> {
+  const spans: Array<[number, number]> = [];
+  const next: Array<RegExpExecArray | null | undefined> = parts.map(() => undefined);
+  let pos = 0;
+  while (pos <= text.length) {
+    let best = -1;
+    let bestStart = Number.POSITIVE_INFINITY;
+    for (let i = 0; i < parts.length; i++) {
+      let m = next[i];
+      if (m === undefined || (m !== null && m.index < pos)) {
+        const re = parts[i];
+        if (re === undefined) continue;
+        re.lastIndex = pos;
+        m = re.exec(text);
+        next[i] = m;
+      }
+      if (m !== null && m !== undefined && m.index < bestStart) {
+        best = i;
+        bestStart = m.index;
+      }
+    }
+    const m = next[best];
+    if (m === null || m === undefined) break;
+    const end = bestStart + m[0].length;
+    if (end > bestStart) {
+      spans.push([bestStart, end]);
+      pos = end;
+    } else {
+      pos = end + 1;
+    }
+  }
+  for (const re of parts) re.lastIndex = 0;
+  return spans;
+}
+
 /** The first capture groups of each match too, for detectors that post-validate. */
 export function findMatches(re: RE2, text: string): RegExpExecArray[] {
   const out: RegExpExecArray[] = [];

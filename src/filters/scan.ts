@@ -1,6 +1,7 @@
 import type { CompiledFilter, CompiledFilterSet, FilterMatch, ScanOptions, ScanResult, TextSegment } from './types.js';
 import { FilterFailureError } from './errors.js';
 import { applySpans, mergeSpans } from './spans.js';
+import { customPatternsMayMatch } from './custom-gate.js';
 
 /** Roles scanned by a `user_only` filter (the legacy completions prompt is user text). */
 const USER_ROLES: ReadonlySet<TextSegment['role']> = new Set(['user', 'prompt']);
@@ -18,6 +19,17 @@ function applies(filter: CompiledFilter, segment: TextSegment): boolean {
 export function scan(set: CompiledFilterSet, segments: TextSegment[], options: ScanOptions = {}): ScanResult {
   const failed: string[] = [];
   const failedSet = new Set<string>();
+  // Per segment: can any custom pattern match it at all? (one RE2 pass, computed on first need)
+  const customs: Array<boolean | undefined> = [];
+  const mayMatch = (f: CompiledFilter, i: number, text: string): boolean => {
+    if (f.pattern === undefined) return true;
+    let known = customs[i];
+    if (known === undefined) {
+      known = customPatternsMayMatch(set, text);
+      customs[i] = known;
+    }
+    return known;
+  };
   const run = (f: CompiledFilter, text: string): FilterMatch[] => {
     if (failedSet.has(f.key)) return [];
     try {
@@ -32,8 +44,9 @@ export function scan(set: CompiledFilterSet, segments: TextSegment[], options: S
 
   for (const f of set.filters) {
     if (f.action !== 'block') continue;
-    for (const segment of segments) {
-      if (!applies(f, segment) || segment.text.length === 0) continue;
+    for (let i = 0; i < segments.length; i++) {
+      const segment = segments[i];
+      if (segment === undefined || !applies(f, segment) || segment.text.length === 0 || !mayMatch(f, i, segment.text)) continue;
       if (run(f, segment.text).length > 0) {
         return { blocked: { filter: f.name }, flags: [], segments: segments.slice(), redactions: 0, failedFilters: failed };
       }
@@ -42,11 +55,11 @@ export function scan(set: CompiledFilterSet, segments: TextSegment[], options: S
 
   const flags: string[] = [];
   let redactions = 0;
-  const out = segments.map((segment) => {
+  const out = segments.map((segment, i) => {
     if (segment.text.length === 0) return segment;
     const matches: FilterMatch[] = [];
     for (const f of set.filters) {
-      if (f.action === 'block' || !applies(f, segment)) continue;
+      if (f.action === 'block' || !applies(f, segment) || !mayMatch(f, i, segment.text)) continue;
       const found = run(f, segment.text);
       if (found.length === 0) continue;
       if (f.action === 'flag') {

@@ -59,6 +59,8 @@ export interface CompiledFilter {
   readonly action: FilterAction;
   readonly scope: ScanScope;
   readonly filter: Filter;
+  /** Source of a custom pattern (absent on builtins): lets `scan` gate all of them with one pass. */
+  readonly pattern?: string;
 }
 
 export interface CompiledFilterSet {
