@@ -112,7 +112,7 @@ export function createServices(options: ServiceOptions): Services {
     clock,
     transaction: (fn) => store.withTransaction(fn),
     revalidateAfterMs: options.keyCacheRevalidateMs,
-    externalChangeMarker: () => store.externalChangeMarker(),
+    changes: changeFeed,
     log: options.log,
   });
   return {

@@ -1,7 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { loadCatalog } from '../catalog/index.js';
 import { createPresetService } from '../domain/presets/index.js';
-import type { PresetChanges } from '../domain/presets/cache.js';
 import { presentResolvedPreset } from '../http/presenters/presets.js';
 import type { Services } from '../services.js';
 import type { CliContext, Command } from './commands.js';
@@ -18,12 +17,11 @@ const text = (value: string | boolean | undefined): string | undefined => (typeo
 
 /**
  * The preset service over the CLI's store, checking models against the configured catalog
- * (SWITCHYARD_CONFIG), and announcing writes on the change feed when the services carry one.
+ * (SWITCHYARD_CONFIG), and announcing writes on the change feed (other processes' caches drop them).
  */
 async function presetService(services: Services, ctx: CliContext) {
   const config = ctx.loadConfig(ctx.env);
   const { catalog } = await loadCatalog({ path: config.configPath ?? undefined, env: ctx.env });
-  const feed = (services as Partial<{ changeFeed: PresetChanges }>).changeFeed;
   return createPresetService({
     presets: services.store.presets,
     workspaces: services.store.workspaces,
@@ -31,7 +29,7 @@ async function presetService(services: Services, ctx: CliContext) {
     clock: services.clock,
     transaction: (fn) => services.store.withTransaction(fn),
     revalidateAfterMs: 0,
-    changes: feed,
+    changes: services.changeFeed,
   });
 }
 

@@ -1,23 +1,17 @@
+import type { ChangeFeed } from '../common/changes.js';
 import type { ResolvedPreset } from './types.js';
 
-/**
- * What the preset cache needs of the change feed (src/domain/common/changes.ts): the feed
- * satisfies this shape, so it plugs in without this module depending on it.
- */
-export interface PresetChanges {
-  publish(topic: 'presets', id: string | null): Promise<void>;
-  subscribe(topic: 'presets', handler: (id: string | null) => void): () => void;
-  state(): 'live' | 'down';
-  refresh(): void;
-}
+/** What the preset cache and service use of the change feed (topic `presets`, id = preset id). */
+export type PresetChanges = Pick<ChangeFeed, 'publish' | 'subscribe' | 'state' | 'refresh'>;
 
 export interface PresetCacheOptions {
   load(workspaceId: string, slug: string): Promise<ResolvedPreset | null>;
-  /** Without a live feed (and without a change marker), entries are re-read after this long. */
+  /** Without a live change feed, entries are re-read after this long. */
   revalidateAfterMs: number;
-  /** Changes when another process wrote to the store (SQLite data_version); a change empties the cache. */
-  externalChangeMarker?: () => number | null;
-  /** Cross-replica notifications; when live, entries are trusted until a notification drops them. */
+  /**
+   * Notifications of writes by other processes and replicas; while live, entries are trusted until
+   * a notification drops them. Its refresh() is called before every lookup (SQLite data_version).
+   */
   changes?: PresetChanges;
   now?: () => number;
   maxEntries?: number;
@@ -31,24 +25,22 @@ interface Entry {
 /**
  * Resolved presets by workspace and slug, so model calls do not read the database each time.
  * Every preset write in this process invalidates; other processes' writes arrive through the
- * change feed, the SQLite change marker, or (neither available) bounded revalidation. Unknown
+ * change feed, or (feed down or absent) by bounded revalidation. Unknown
  * slugs are cached too (as null) and dropped on every invalidation, since a new preset's id is
  * not known to the entries that missed it.
  */
 export class PresetCache {
   private readonly entries = new Map<string, Entry>();
   private readonly loading = new Map<string, Promise<ResolvedPreset | null>>();
-  private marker: number | null;
   /** Bumped on every invalidation; a load that started before one is returned but not kept. */
   private generation = 0;
 
   constructor(private readonly options: PresetCacheOptions) {
-    this.marker = options.externalChangeMarker?.() ?? null;
     options.changes?.subscribe('presets', (id) => this.invalidate(id));
   }
 
   async get(workspaceId: string, slug: string): Promise<ResolvedPreset | null> {
-    this.catchUp();
+    this.options.changes?.refresh();
     const key = `${workspaceId}\n${slug}`;
     const hit = this.entries.get(key);
     if (hit !== undefined && this.fresh(hit)) return hit.value;
@@ -83,24 +75,8 @@ export class PresetCache {
   }
 
   private fresh(entry: Entry): boolean {
-    const { changes, externalChangeMarker } = this.options;
-    if (changes !== undefined && changes.state() === 'live') return true;
-    if (changes === undefined && externalChangeMarker !== undefined && this.marker !== null) return true;
+    if (this.options.changes?.state() === 'live') return true;
     return this.now() - entry.loadedAt < this.options.revalidateAfterMs;
-  }
-
-  /** Learns of other processes' writes where the store signals them cheaply. */
-  private catchUp(): void {
-    const { changes, externalChangeMarker } = this.options;
-    if (changes !== undefined) {
-      changes.refresh();
-      return;
-    }
-    const marker = externalChangeMarker?.() ?? null;
-    if (marker !== this.marker) {
-      this.marker = marker;
-      this.invalidate(null);
-    }
   }
 
   private now(): number {

@@ -19,9 +19,9 @@ export interface PresetModuleOptions {
   catalog: PresetModelLookup;
   clock: Clock;
   transaction<T>(fn: (repos: { presets: PresetRepository }) => Promise<T>): Promise<T>;
-  /** Without a live change feed or a change marker, cached presets are re-read after this long. */
+  /** Without a live change feed, cached presets are re-read after this long. */
   revalidateAfterMs: number;
-  externalChangeMarker?: () => number | null;
+  /** Writes are published here and the cache subscribes (topic `presets`). */
   changes?: PresetChanges;
   log?: (msg: string, err?: unknown) => void;
 }
@@ -34,7 +34,6 @@ export function createPresetService(options: PresetModuleOptions): PresetService
   const cache = new PresetCache({
     load: (workspaceId, slug) => options.presets.findResolved(workspaceId, slug),
     revalidateAfterMs: options.revalidateAfterMs,
-    externalChangeMarker: options.externalChangeMarker,
     changes: options.changes,
   });
   const service = new PresetService({
