@@ -25,7 +25,7 @@ const textOf = (part: unknown): string | null => {
 };
 
 /** Every text a request carries: message contents (strings and text parts), tool-call arguments, tool results, the prompt. */
-function collect(kind: CallKind, body: ModelCallBody): Found {
+export function collectTexts(kind: CallKind, body: ModelCallBody): Found {
   const found: Found = { places: [], segments: [] };
   const add = (place: Place, role: TextSegment['role'], text: string) => {
     found.places.push(place);
@@ -96,7 +96,7 @@ export function screenRequest(options: {
   failOpen: boolean;
 }): { body: ModelCallBody; flags: string[]; redactions: number } {
   const { kind, body } = options;
-  const found = collect(kind, body);
+  const found = collectTexts(kind, body);
   if (found.segments.length === 0) return { body, flags: [], redactions: 0 };
   const result = scan(options.filters, found.segments, { failOpen: options.failOpen });
   if (result.blocked !== null) {

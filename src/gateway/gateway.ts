@@ -18,7 +18,7 @@ import type { ProviderEndpointConfig, ProviderRegistry } from '../providers/inde
 import { AttemptsFailed, firstSuccessful, type Attempt } from './attempts.js';
 import { costOf, estimateCost, type CallCost } from './cost.js';
 import { checkMessages } from './message-rules.js';
-import { screenRequest } from './content-scan.js';
+import { collectTexts, screenRequest } from './content-scan.js';
 import type { PolicyResolver, RequestPolicy } from './policy.js';
 import { noPresets, type AppliedPreset, type PresetResolver } from './preset-hook.js';
 import type { ChatRequestBody, CompletionRequestBody } from './request-schema.js';
@@ -70,19 +70,9 @@ export interface SettleInput {
 
 const newGenerationId = (): string => `gen-${Date.now()}-${randomBytes(10).toString('hex')}`;
 
-/** The text a call sends, for estimates: prompt(s), or every message's content and tool calls. */
+/** The text a call sends, for estimates: the same texts the content filters screen. */
 function promptText(kind: CallKind, body: ModelCallBody): string {
-  if (kind === 'completion') {
-    const prompt = (body as CompletionRequestBody).prompt;
-    return typeof prompt === 'string' ? prompt : prompt.join('\n');
-  }
-  const parts: string[] = [];
-  for (const m of (body as ChatRequestBody).messages) {
-    if (typeof m.content === 'string') parts.push(m.content);
-    else if (Array.isArray(m.content)) parts.push(JSON.stringify(m.content));
-    if (m.tool_calls !== undefined) parts.push(JSON.stringify(m.tool_calls));
-  }
-  return parts.join('\n');
+  return collectTexts(kind, body).segments.map((s) => s.text).join('\n');
 }
 
 /** A routing refusal as the client sees it; a guardrail rule's 403 also names the guardrails that set it. */
