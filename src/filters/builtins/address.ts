@@ -1,7 +1,7 @@
 import type { Filter, FilterMatch } from '../types.js';
 import { BUILTIN_LABELS } from '../labels.js';
 import { compileRe2, findSpansOfAlternation, isWordChar } from '../regex.js';
-import { windowsAround } from '../windows.js';
+import { jsSpans, windowsAround } from '../windows.js';
 
 /**
  * Street addresses (RE2, linear time). Forms:
@@ -48,49 +48,13 @@ const ADDRESS_PARTS = ADDRESS_FORMS.map((form) => compileRe2(form));
 /**
  * Every form above contains one of these words (street type, EU suffix, `Box`, `code`). The
  * full pattern is large (Unicode classes, many alternatives) and RE2 runs it at ~6 µs/KB, so
- * it only runs on windows around these anchors.
+ * it only runs on windows around these anchors. Linear-time JS regex: an alternation of
+ * literals with no quantifier at all.
  */
-const EU_ANCHOR = String.raw`straße|strasse|str\.|weg|gasse|platz|allee|damm|ufer|chaussee|gracht|straat|laan|plein|kade|singel|steeg|vej|gatan|vägen|gränd|katu|tie|Straße|Strasse|Weg|Gasse|Platz|Allee|Damm|Ufer|Ring|Markt`;
-const ROMANCE_ANCHOR = String.raw`rue|avenue|av\.|boulevard|bd|place|chemin|allée|impasse|quai|cours|route|Rue|Avenue|Boulevard|Place|Chemin|Allée|Impasse|Quai|Cours|Route|Calle|C/|Avenida|Avda\.|Plaza|Paseo|Carrer|Via|Viale|Piazza|Piazzale|Corso|Largo|Rua|Praça|Travessa|ul\.|ulica|Ulica|Box|[Cc]ode`;
-
-/**
- * The anchors' definition as a JS regex (an EU suffix must not be followed by a letter). Kept as
- * the reference the RE2 scan below is tested against; V8 tries the ~150 alternatives at every
- * position (~45 µs per KB), which made this the most expensive part of a request's scan.
- */
-export const ANCHOR_REFERENCE = new RegExp(`${US_TYPE}\\b|(?:${EU_ANCHOR})(?![\\p{L}])|\\b(?:${ROMANCE_ANCHOR})`, 'gu');
-
-/** The same alternation for RE2 (a DFA: cost independent of the number of words), EU group captured. */
-const ANCHOR = compileRe2(`${US_TYPE}\\b|(${EU_ANCHOR})|\\b(?:${ROMANCE_ANCHOR})`);
-const LETTER = /\p{L}/uy;
-
-/**
- * Exactly the matches of ANCHOR_REFERENCE (leftmost-first, non-overlapping, same alternative
- * priority): RE2 cannot express the lookahead, so an EU suffix followed by a letter is rejected
- * here and the scan resumes one character later, as the JS engine would (no other anchor word
- * can start at the same position: none is a prefix of another across the groups).
- */
-export function anchorHits(text: string): Array<[number, number]> {
-  const hits: Array<[number, number]> = [];
-  ANCHOR.lastIndex = 0;
-  for (;;) {
-    const m = ANCHOR.exec(text);
-    if (m === null) break;
-    const start = m.index;
-    const end = start + m[0].length;
-    if (m[1] !== undefined) {
-      LETTER.lastIndex = end;
-      if (LETTER.test(text)) {
-        ANCHOR.lastIndex = start + 1;
-        continue;
-      }
-    }
-    hits.push([start, end]);
-  }
-  ANCHOR.lastIndex = 0;
-  return hits;
-}
-
+const ANCHOR = new RegExp(
+  String.raw`${US_TYPE}\b|(?:straße|strasse|str\.|weg|gasse|platz|allee|damm|ufer|chaussee|gracht|straat|laan|plein|kade|singel|steeg|vej|gatan|vägen|gränd|katu|tie|Straße|Strasse|Weg|Gasse|Platz|Allee|Damm|Ufer|Ring|Markt)(?![\p{L}])|\b(?:rue|avenue|av\.|boulevard|bd|place|chemin|allée|impasse|quai|cours|route|Rue|Avenue|Boulevard|Place|Chemin|Allée|Impasse|Quai|Cours|Route|Calle|C\/|Avenida|Avda\.|Plaza|Paseo|Carrer|Via|Viale|Piazza|Piazzale|Corso|Largo|Rua|Praça|Travessa|ul\.|ulica|Ulica|Box|[Cc]ode)`,
+  'gu',
+);
 /** Longest stretch of an address before / after its anchor word. */
 const BEFORE = 160;
 const AFTER = 200;
@@ -102,7 +66,7 @@ export const addressFilter: Filter = {
   label: LABEL,
   find(text: string): FilterMatch[] {
     const out: FilterMatch[] = [];
-    for (const [ws, we] of windowsAround(text, anchorHits(text), BEFORE, AFTER)) {
+    for (const [ws, we] of windowsAround(text, jsSpans(ANCHOR, text), BEFORE, AFTER)) {
       const window = text.slice(ws, we);
       for (const [s, e] of findSpansOfAlternation(ADDRESS_PARTS, window)) collect(text, ws + s, ws + e, out);
     }
