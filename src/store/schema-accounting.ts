@@ -47,9 +47,20 @@ export interface SpendCountersTable {
   byok_usd: number;
 }
 
+/** One replica's (`holder`) share of a budget in one account's window (migration 006). */
+export interface BudgetLeasesTable {
+  account: string;
+  window: string;
+  holder: string;
+  amount_usd: number;
+  /** ISO-8601; a lease past it counts for nobody and may be deleted. */
+  expires_at: string;
+}
+
 export interface AccountingTables {
   generations: GenerationsTable;
   spend_counters: SpendCountersTable;
+  budget_leases: BudgetLeasesTable;
 }
 
 /** What the ledger repository needs; `Database` (with these tables merged) satisfies it. */

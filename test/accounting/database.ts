@@ -4,6 +4,7 @@ import type { Kysely } from 'kysely';
 import * as m001 from '../../src/store/migrations/001-foundation.js';
 import * as m002 from '../../src/store/migrations/002-accounting.js';
 import * as m004 from '../../src/store/migrations/004-spend-accounts.js';
+import * as m006 from '../../src/store/migrations/006-budget-leases.js';
 import type { AccountingTables } from '../../src/store/schema-accounting.js';
 import type { Database } from '../../src/store/schema.js';
 import { openPostgres } from '../../src/store/postgres/connect.js';
@@ -25,6 +26,7 @@ export async function openAccountingDb(dialect: TestDialect): Promise<Accounting
   await m001.up(db as unknown as Kysely<unknown>);
   await m002.up(db as unknown as Kysely<unknown>);
   await m004.up(db as unknown as Kysely<unknown>);
+  await m006.up(db as unknown as Kysely<unknown>);
   return {
     db,
     close: async () => {

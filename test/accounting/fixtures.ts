@@ -1,6 +1,15 @@
 // Builders and fakes shared by the accounting suites.
 import type { Clock } from '../../src/domain/common/clock.js';
-import type { GenerationRecord, LedgerRepository, SpendDelta, WindowSpend } from '../../src/domain/accounting/types.js';
+import type {
+  GenerationRecord,
+  LeaseGrant,
+  LeaseRequest,
+  LeaseSlot,
+  LeaseState,
+  LedgerRepository,
+  SpendDelta,
+  WindowSpend,
+} from '../../src/domain/accounting/types.js';
 import type { KeyRecord } from '../../src/domain/keys/types.js';
 
 export class ManualClock implements Clock {
@@ -81,9 +90,14 @@ export function generation(overrides: Partial<GenerationRecord> = {}): Generatio
 export class MemoryLedger implements LedgerRepository {
   readonly generations = new Map<string, GenerationRecord>();
   readonly spend = new Map<string, WindowSpend>();
+  /** Budget leases by `account\nwindow\nholder`. */
+  readonly leases = new Map<string, { amountUsd: number; expiresAt: string }>();
   writes = 0;
   reads = 0;
+  grants = 0;
   failNext = 0;
+  /** Grants that fail (the database is down for budget checks). */
+  failGrants = 0;
   /** When set, writeBatch waits for it (to hold a batch "in flight"). */
   gate: Promise<void> | null = null;
 
@@ -133,6 +147,44 @@ export class MemoryLedger implements LedgerRepository {
     await Promise.resolve();
     const g = this.generations.get(id);
     return g === undefined ? null : structuredClone(g);
+  }
+
+  async grantLease(req: LeaseRequest): Promise<LeaseGrant> {
+    this.grants += 1;
+    await Promise.resolve();
+    if (this.failGrants > 0) {
+      this.failGrants -= 1;
+      throw new Error('database is down');
+    }
+    const prefix = `${req.account}\n${req.window}\n`;
+    let leased = 0;
+    for (const [slot, lease] of this.leases) {
+      if (!slot.startsWith(prefix)) continue;
+      if (lease.expiresAt <= req.now) this.leases.delete(slot);
+      else if (slot !== prefix + req.holder) leased += lease.amountUsd;
+    }
+    const roomUsd = req.limitUsd - this.stored(req.account, req.window) - leased;
+    if (roomUsd + 1e-9 < req.needUsd) return { leaseUsd: null, roomUsd };
+    const leaseUsd = Math.max(req.needUsd, Math.min(roomUsd, req.wantUsd));
+    this.leases.set(prefix + req.holder, { amountUsd: leaseUsd, expiresAt: req.expiresAt });
+    return { leaseUsd, roomUsd };
+  }
+
+  async renewLeases(holder: string, leases: readonly LeaseState[], expiresAt: string, purgeBefore: string): Promise<LeaseSlot[]> {
+    await Promise.resolve();
+    const missing: LeaseSlot[] = [];
+    for (const l of leases) {
+      const slot = `${l.account}\n${l.window}\n${holder}`;
+      if (!this.leases.has(slot)) missing.push({ account: l.account, window: l.window });
+      else this.leases.set(slot, { amountUsd: Math.max(0, l.leaseUsd), expiresAt });
+    }
+    for (const [slot, lease] of this.leases) if (lease.expiresAt < purgeBefore) this.leases.delete(slot);
+    return missing;
+  }
+
+  async releaseLeases(holder: string, slots: readonly LeaseSlot[]): Promise<void> {
+    await Promise.resolve();
+    for (const s of slots) this.leases.delete(`${s.account}\n${s.window}\n${holder}`);
   }
 
   stored(keyHash: string, window: string): number {

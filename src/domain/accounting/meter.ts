@@ -1,14 +1,16 @@
+import { randomBytes } from 'node:crypto';
 import type { KeyRecord } from '../keys/types.js';
 import type { KeyUsage, KeyUsageReader } from '../keys/usage.js';
 import { ReadWriteGate } from './gate.js';
+import { admit, GrantFailed } from './admission.js';
+import { budgetSlots, LeaseBook } from './lease-book.js';
 import { SpendBook } from './spend-book.js';
 import { keyBudget, spendAccounts } from './accounts.js';
 import type { Budget, GenerationRecord, LedgerRepository, Meter, MeterOptions, Reservation, SpendDelta } from './types.js';
-import { LIFETIME, limitWindow, windowList, windowsAt } from './windows.js';
+import { windowList, windowsAt } from './windows.js';
 
-/** Money comparisons tolerate float noise far below a cent. */
-const EPSILON = 1e-9;
 const LOG_EVERY_N_FAILURES = 40;
+
 
 interface Queued {
   generation: GenerationRecord;
@@ -29,12 +31,13 @@ class BatchingMeter implements Meter {
   private readonly ledger: LedgerRepository;
   private readonly options: MeterOptions;
   private readonly maxBatch: number;
-  private readonly refreshMs: number;
   private readonly alarmAt: number;
   private readonly book = new SpendBook();
   private readonly gate = new ReadWriteGate();
+  private readonly leases: LeaseBook;
   private readonly active = new WeakSet<Reservation>();
-  private readonly loads = new Map<string, Promise<number>>();
+  private maintaining = false;
+  private grantFailureLoggedAt = Number.NEGATIVE_INFINITY;
   /** Settled, not yet handed to the ledger. */
   private queue: Queued[] = [];
   /** Settled and not yet known to be stored (queue + the batch being written), by id. */
@@ -45,6 +48,7 @@ class BatchingMeter implements Meter {
   private failedSinceTick = false;
   private closed = false;
   private readonly timer: NodeJS.Timeout;
+  private readonly leaseTimer: NodeJS.Timeout;
 
   readonly usageReader: KeyUsageReader = { read: (hashes, now) => this.readUsage(hashes, now) };
 
@@ -52,34 +56,65 @@ class BatchingMeter implements Meter {
     this.options = options;
     this.ledger = options.ledger;
     this.maxBatch = Math.max(1, options.maxBatch ?? 200);
-    this.refreshMs = Math.max(0, options.spendRefreshMs ?? 30_000);
     this.alarmAt = options.queueAlarmAt ?? 100_000;
     this.timer = setInterval(() => this.tick(), Math.max(1, options.flushIntervalMs ?? 250));
     this.timer.unref();
+    const ttlMs = Math.max(1000, options.leaseTtlMs ?? 30_000);
+    this.leases = new LeaseBook({
+      store: this.ledger,
+      holder: options.holder ?? `replica-${process.pid}-${randomBytes(6).toString('hex')}`,
+      clock: options.clock,
+      ttlMs,
+      idleMs: Math.max(0, options.leaseIdleMs ?? 5000),
+      readTurn: (fn) => this.gate.read(fn),
+      used: (account, window) => this.used(account, window),
+      log: (msg, err) => this.log(msg, err),
+    });
+    this.leaseTimer = setInterval(() => void this.maintainLeases(), Math.min(1000, Math.floor(ttlMs / 4)));
+    this.leaseTimer.unref();
   }
 
+  /**
+   * Admits a call from this replica's budget leases (no database round trip while they cover
+   * it); when one falls short, asks the store to extend it, then checks again. The check and the
+   * hold are one synchronous step, so concurrent reserves of one account see each other's holds.
+   */
   async reserve(key: KeyRecord, estimateUsd: number, budgets: readonly Budget[] = []): Promise<Reservation> {
     const amountUsd = money(estimateUsd);
     const checks: Budget[] = key.limit === null ? [...budgets] : [keyBudget(key, key.limit), ...budgets];
     const accounts = [...new Set(checks.map((b) => b.account))];
     const reservation: Reservation = Object.freeze({ accounts, amountUsd });
     if (checks.length === 0) return reservation;
-    const now = this.options.clock.now();
-    const windows = checks.map((b) => limitWindow(b.reset, now));
-    const stored = await Promise.all(checks.map((b, i) => this.committedSpend(b.account, windows[i] ?? LIFETIME)));
-    // From here to hold() nothing awaits: concurrent reserves of one account see each other's holds.
+    const slots = budgetSlots(checks, this.options.clock.now());
     // BYOK spend would count here when include_byok_in_limit is set; there is no BYOK yet.
-    checks.forEach((budget, i) => {
-      const window = windows[i] ?? LIFETIME;
-      const spent = (stored[i] ?? 0) + this.book.pendingFor(budget.account, window) + this.book.reservedFor(budget.account);
-      const available = budget.limitUsd - spent;
-      if (available <= EPSILON || amountUsd > available + EPSILON) {
-        throw budget.exhausted({ remainingUsd: Math.max(0, available), estimateUsd: amountUsd });
+    await admit(this.leases, slots, amountUsd, () => {
+      for (const account of accounts) this.book.hold(account, amountUsd);
+      this.active.add(reservation);
+    }).catch((error: unknown) => {
+      if (error instanceof GrantFailed && Date.now() - this.grantFailureLoggedAt > 5000) {
+        this.grantFailureLoggedAt = Date.now();
+        this.log('meter: a budget lease could not be granted (database unreachable?); such calls get 503', error.cause);
       }
+      throw error instanceof GrantFailed ? error.toGatewayError() : error;
     });
-    for (const account of accounts) this.book.hold(account, amountUsd);
-    this.active.add(reservation);
     return reservation;
+  }
+
+  /** What this replica has in flight or settled-but-unwritten in one account's window. */
+  private used(account: string, window: string): number {
+    return this.book.reservedFor(account) + this.book.pendingFor(account, window);
+  }
+
+  private async maintainLeases(): Promise<void> {
+    if (this.maintaining || this.closed) return;
+    this.maintaining = true;
+    try {
+      await this.leases.maintain();
+    } catch (error) {
+      this.log('meter: budget leases could not be renewed (they stay usable until they expire)', error);
+    } finally {
+      this.maintaining = false;
+    }
   }
 
   release(reservation: Reservation): void {
@@ -133,11 +168,14 @@ class BatchingMeter implements Meter {
   async close(): Promise<void> {
     this.closed = true;
     clearInterval(this.timer);
+    clearInterval(this.leaseTimer);
     try {
       await this.flush();
     } catch (error) {
       this.log(`ALARM meter: ${this.unwritten.size} generation(s) could not be written at shutdown and are lost`, error);
     }
+    // Unused budget goes back to the other replicas at once (else it would wait for the expiry).
+    await this.leases.releaseAll().catch((error: unknown) => this.log('meter: budget leases not released (they expire by themselves)', error));
   }
 
   private tick(): void {
@@ -168,8 +206,11 @@ class BatchingMeter implements Meter {
           batch.map((q) => q.generation),
           deltas,
         );
-        // Under the write turn: no spend read overlaps the move from pending to committed.
-        for (const d of deltas) this.book.commitPending(d.account, d.window, d.amountUsd);
+        // Under the write turn: no spend read or lease grant overlaps the move from pending to committed.
+        for (const d of deltas) {
+          this.book.commitPending(d.account, d.window, d.amountUsd);
+          this.leases.consume(d.account, d.window, d.amountUsd);
+        }
         for (const q of batch) this.unwritten.delete(q.generation.id);
       });
     } catch (error) {
@@ -196,29 +237,6 @@ class BatchingMeter implements Meter {
     } catch {
       // A metrics hook must not break the meter.
     }
-  }
-
-  /** Stored spend of an account in a window, cached and re-read after `spendRefreshMs`. */
-  private async committedSpend(account: string, window: string): Promise<number> {
-    const cached = this.book.cached(account, window);
-    const nowMs = this.options.clock.now().getTime();
-    if (cached !== undefined && nowMs - cached.loadedAtMs < this.refreshMs) return cached.amount;
-    const slot = `${account}\n${window}`;
-    let load = this.loads.get(slot);
-    if (load === undefined) {
-      load = this.gate
-        .read(async () => {
-          const rows = await this.ledger.spendFor(account, [window]);
-          const amount = rows.get(window)?.amountUsd ?? 0;
-          this.book.cache(account, window, amount, nowMs);
-          return amount;
-        })
-        .finally(() => this.loads.delete(slot));
-      this.loads.set(slot, load);
-    }
-    await load;
-    // Batches that committed since the load were added to the cache entry by writeNext.
-    return this.book.cached(account, window)?.amount ?? (await load);
   }
 
   private async readUsage(hashes: string[], now: Date): Promise<Map<string, KeyUsage>> {

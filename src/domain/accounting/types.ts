@@ -86,8 +86,53 @@ export interface WindowSpend {
   byokUsd: number;
 }
 
+/** One account's window, e.g. a key hash and 'day:2026-11-21'. */
+export interface LeaseSlot {
+  account: string;
+  window: string;
+}
+
+/** A replica asks for (more of) a budget: see docs/metering.md, "Several replicas". */
+export interface LeaseRequest extends LeaseSlot {
+  /** The replica's id for this process lifetime. */
+  holder: string;
+  limitUsd: number;
+  /** The replica's whole lease must reach at least this, or the grant is refused. */
+  needUsd: number;
+  /** It may reach up to this (need plus a share for the calls that follow). */
+  wantUsd: number;
+  /** ISO-8601: leases of other replicas that expired before this count for nobody. */
+  now: string;
+  expiresAt: string;
+}
+
+export interface LeaseGrant {
+  /** The replica's whole lease after the grant (between need and want); null: refused. */
+  leaseUsd: number | null;
+  /** limit − stored spend − live leases of other replicas, as seen by the grant. */
+  roomUsd: number;
+}
+
+export interface LeaseState extends LeaseSlot {
+  leaseUsd: number;
+}
+
 /** Persistence of generations and per-key spend counters (src/store/repositories/ledger.ts). */
 export interface LedgerRepository {
+  /**
+   * In one transaction that locks the slot's spend counter row (so grants of one slot never
+   * interleave): room = limit − stored spend − live leases of other holders; if room ≥ need the
+   * holder's lease becomes min(room, want) with the new expiry, else nothing changes.
+   */
+  grantLease(request: LeaseRequest): Promise<LeaseGrant>;
+  /**
+   * Writes the holder's current leases (they only shrink between grants, as spend is stored) and
+   * extends their expiry; returns the slots whose row is gone (expired and reclaimed).
+   * Also deletes rows of any holder that expired before `purgeBefore`.
+   */
+  renewLeases(holder: string, leases: readonly LeaseState[], expiresAt: string, purgeBefore: string): Promise<LeaseSlot[]>;
+  /** Gives leases back (idle, or shutting down). */
+  releaseLeases(holder: string, slots: readonly LeaseSlot[]): Promise<void>;
   /**
    * Writes in ONE transaction: inserts the generations (an id already stored is skipped, so a
    * batch retried after an ambiguous commit is not applied twice) and adds the deltas of the
@@ -135,11 +180,12 @@ export interface MeterOptions {
   flushIntervalMs?: number;
   /** Queue length that triggers a flush at once; also the rows per transaction (default 200). */
   maxBatch?: number;
-  /**
-   * How long a key's cached committed spend is trusted before it is re-read (default 30 s):
-   * bounds how stale another replica's spend can be. 0 re-reads on every reserve.
-   */
-  spendRefreshMs?: number;
+  /** This replica's id on budget leases (default: host, pid and random, new per process). */
+  holder?: string;
+  /** How long a budget lease lives without renewal (default 30 s); renewed while in use. */
+  leaseTtlMs?: number;
+  /** An unused lease is given back after this long (default 5 s). */
+  leaseIdleMs?: number;
   /** Queue length above which every failed flush is logged as an alarm (default 100 000). */
   queueAlarmAt?: number;
   /** Never given prompt text or tokens. */

@@ -51,6 +51,3 @@ export function limitWindow(reset: LimitReset | null, now: Date): string {
       return LIFETIME;
   }
 }
-
-/** 'day:2026-11-21' → 'day'; used to drop a key's cached spend of a window that has rolled over. */
-export const windowKind = (window: string): string => window.split(':', 1)[0] ?? window;

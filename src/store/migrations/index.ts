@@ -4,6 +4,7 @@ import * as m002 from './002-accounting.js';
 import * as m003 from './003-guardrails.js';
 import * as m004 from './004-spend-accounts.js';
 import * as m005 from './005-presets.js';
+import * as m006 from './006-budget-leases.js';
 
 /**
  * Versioned migrations, compiled into the binary (no directory scanning at run time).
@@ -15,6 +16,7 @@ const migrations: Record<string, Migration> = {
   '003-guardrails': m003,
   '004-spend-accounts': m004,
   '005-presets': m005,
+  '006-budget-leases': m006,
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -1,6 +1,7 @@
 import { sql, type Kysely, type Selectable } from 'kysely';
 import type { GenerationAttempt, GenerationRecord, LedgerRepository, SpendDelta, WindowSpend } from '../../domain/accounting/types.js';
 import type { AccountingDatabase, GenerationsTable } from '../schema-accounting.js';
+import { budgetLeaseMethods } from './budget-leases.js';
 import { fromFlag, toFlag } from './convert.js';
 
 /** Rows per INSERT statement (well under SQLite's and PostgreSQL's bound-parameter limits). */
@@ -122,6 +123,7 @@ export function createLedgerRepository<DB extends AccountingDatabase>(database: 
   // Kysely's type is invariant in DB; the constraint guarantees these tables exist as typed.
   const db = database as unknown as Kysely<AccountingDatabase>;
   return {
+    ...budgetLeaseMethods(db),
     async writeBatch(generations, spendDeltas) {
       if (generations.length === 0 && spendDeltas.length === 0) return;
       await db.transaction().execute(async (trx) => {
