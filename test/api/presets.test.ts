@@ -118,6 +118,8 @@ for (const dialect of dialects()) {
       await expect400(patch('valid', { name: '' }), 'name');
       await expect400(patch('valid', { designated_version: 9 }), 'designated_version');
       await expect400(patch('valid', { designated_version: '1' }), 'designated_version');
+      await expect400(patch('valid', { designated_version: 1e12 }), 'designated_version');
+      await expect400(get('/presets/valid/versions/99999999999'), 'version');
     });
 
     it('404: unknown slugs and versions, in every read and in PATCH', async () => {

@@ -61,7 +61,8 @@ export const UpdatePresetBody = Type.Object(
     name: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
     description: Type.Optional(Nullable(Type.String({ maxLength: 1000 }))),
     status: Type.Optional(Type.Union([Type.Literal('active'), Type.Literal('archived')])),
-    designated_version: Type.Optional(Type.Integer({ minimum: 1 })),
+    /** Capped so the number fits the integer column on PostgreSQL (a larger one is a 400, not a 500). */
+    designated_version: Type.Optional(Type.Integer({ minimum: 1, maximum: 2_147_483_647 })),
   },
   { additionalProperties: false },
 );
