@@ -103,8 +103,15 @@ export function createServices(options: ServiceOptions): Services {
     // Publishing reaches this process's subscribers at once (the policy cache below) and every other replica.
     changes: changeFeed,
   });
-  const policy = new GuardrailPolicyResolver({ guardrails, catalog, clock, revalidateAfterMs: options.keyCacheRevalidateMs });
-  changeFeed.subscribe('guardrails', () => policy.invalidate());
+  const policy = new GuardrailPolicyResolver({
+    guardrails,
+    catalog,
+    clock,
+    revalidateAfterMs: options.keyCacheRevalidateMs,
+    changes: changeFeed,
+    graceMs: options.keyCacheGraceMs,
+  });
+  changeFeed.subscribe('guardrails', (id) => (id === null ? policy.markStale() : policy.invalidate()));
   const presets = createPresetService({
     presets: store.presets,
     workspaces: store.workspaces,

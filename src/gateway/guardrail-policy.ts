@@ -1,8 +1,10 @@
 import type { Catalog } from '../catalog/index.js';
+import type { ChangeFeedState } from '../domain/common/changes.js';
 import type { Clock } from '../domain/common/clock.js';
 import type { GoverningGuardrail } from '../domain/guardrails/service.js';
 import type { GuardrailRecord } from '../domain/guardrails/types.js';
 import type { KeyRecord } from '../domain/keys/types.js';
+import { errors, isGatewayError } from '../errors/index.js';
 import { compileFilterSet, type CompiledFilterSet } from '../filters/index.js';
 import { combineGuardrails } from './combine-guardrails.js';
 import type { PolicyResolver, RequestPolicy } from './policy.js';
@@ -14,15 +16,20 @@ export interface GuardrailSource {
 interface Entry {
   policy: RequestPolicy;
   loadedAtMs: number;
+  /** The cache generation it was loaded in; one before the last markStale() is re-read. */
+  generation: number;
 }
 
 const MAX_COMPILED = 2_000;
 
 /**
  * The request policy of a key from its guardrails, cached per (key, creator, workspace).
- * Every guardrail or assignment write in this process calls `invalidate()` before its response
- * goes out, so the very next request sees it; writes made elsewhere (another replica) are seen
- * after at most `revalidateAfterMs`, or at once when a change feed calls `invalidate()`.
+ * Every guardrail or assignment write, in this process or another replica, reaches `invalidate()`
+ * through the change feed before its response goes out (here) or within the feed's bound
+ * (elsewhere). While the feed is live a policy is trusted up to `maxAgeMs`; while it is down, for
+ * `revalidateAfterMs`. "Anything may have changed" (the feed dropped or came back) reaches
+ * `markStale()`: policies are re-read before use but kept, so that when the database cannot be
+ * read a policy loaded within `graceMs` still applies; without one the call gets 503.
  * Filter sets are compiled once per guardrail version (id + updated_at) and kept until the next
  * write, never per request.
  */
@@ -31,6 +38,7 @@ export class GuardrailPolicyResolver implements PolicyResolver {
   private readonly loads = new Map<string, Promise<RequestPolicy>>();
   private readonly compiled = new Map<string, CompiledFilterSet | null>();
   private generation = 0;
+  private staleGeneration = 0;
 
   constructor(
     private readonly deps: {
@@ -38,8 +46,21 @@ export class GuardrailPolicyResolver implements PolicyResolver {
       catalog: Catalog;
       clock: Clock;
       revalidateAfterMs: number;
+      /** The change feed's state; without one, policies are re-read after `revalidateAfterMs`. */
+      changes?: { state(): ChangeFeedState };
+      /** With a live feed, a policy is still re-read after this long (default 5 min). */
+      maxAgeMs?: number;
+      /** Store unreachable: a policy loaded within this long still applies (default 60 s). */
+      graceMs?: number;
     },
   ) {}
+
+  /** Anything may have changed: every policy is re-read before use, but kept as a fallback. */
+  markStale(): void {
+    this.generation += 1;
+    this.loads.clear();
+    this.staleGeneration = this.generation;
+  }
 
   /** Forgets every cached policy; the next request of each key reloads it. */
   invalidate(): void {
@@ -54,7 +75,7 @@ export class GuardrailPolicyResolver implements PolicyResolver {
     const slot = `${key.hash}\n${key.creatorUserId}\n${key.workspaceId}`;
     const nowMs = this.deps.clock.now().getTime();
     const entry = this.entries.get(slot);
-    if (entry !== undefined && nowMs - entry.loadedAtMs < this.deps.revalidateAfterMs) return Promise.resolve(entry.policy);
+    if (entry !== undefined && this.trusted(entry, nowMs)) return Promise.resolve(entry.policy);
     let load = this.loads.get(slot);
     if (load === undefined) {
       const generation = this.generation;
@@ -62,19 +83,30 @@ export class GuardrailPolicyResolver implements PolicyResolver {
         (policy) => {
           // A load that overlapped an invalidation may hold the old state: use it once, cache it never.
           if (generation === this.generation) {
-            this.entries.set(slot, { policy, loadedAtMs: nowMs });
+            this.entries.set(slot, { policy, loadedAtMs: nowMs, generation });
             this.loads.delete(slot);
           }
           return policy;
         },
         (error: unknown) => {
           if (this.loads.get(slot) === load) this.loads.delete(slot);
-          throw error;
+          if (isGatewayError(error)) throw error;
+          // The store could not be read: the last policy loaded within the grace still applies.
+          const kept = this.entries.get(slot);
+          if (kept !== undefined && nowMs - kept.loadedAtMs <= (this.deps.graceMs ?? 60_000)) return kept.policy;
+          throw errors.serviceUnavailable('Guardrails cannot be read right now; retry shortly', { retryable: true });
         },
       );
       this.loads.set(slot, load);
     }
     return load;
+  }
+
+  private trusted(entry: Entry, nowMs: number): boolean {
+    if (entry.generation < this.staleGeneration) return false;
+    const age = nowMs - entry.loadedAtMs;
+    if (this.deps.changes?.state() === 'live') return age < (this.deps.maxAgeMs ?? 300_000);
+    return age < this.deps.revalidateAfterMs;
   }
 
   private async load(key: KeyRecord): Promise<RequestPolicy> {
