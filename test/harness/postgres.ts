@@ -13,6 +13,11 @@ export interface PostgresServer {
   url: string;
   /** Stops the server (immediate mode) and removes its temp dir. Safe to call twice. */
   stop(): Promise<void>;
+  /**
+   * Stops the server (fast mode: sessions are cut, as in a restart or failover), waits `downMs`,
+   * and starts it again on the same port and data. For fault tests on a server of their own.
+   */
+  restart(options?: { downMs?: number }): Promise<void>;
 }
 
 /** Thrown when no PostgreSQL server binaries (initdb, pg_ctl, postgres) can be found. */
@@ -211,7 +216,14 @@ export async function startPostgres(): Promise<PostgresServer> {
         started = true;
         const url = `postgres://postgres@127.0.0.1:${port}/postgres`;
         await waitUntilReady(url, 30_000);
-        return { url, stop };
+        const restart = async (options: { downMs?: number } = {}): Promise<void> => {
+          if (stopped) throw new Error('PostgreSQL was stopped for good');
+          await runPg(binDir, 'pg_ctl', ['stop', '-D', dataDir, '-m', 'fast', '-w', '-t', '30'], dir);
+          await new Promise((resolve) => setTimeout(resolve, options.downMs ?? 0));
+          await runPg(binDir, 'pg_ctl', ['start', '-D', dataDir, '-l', logFile, '-w', '-t', '60', '-o', opts], dir);
+          await waitUntilReady(url, 30_000);
+        };
+        return { url, stop, restart };
       } catch (err) {
         lastErr = err;
         const log = await readFile(logFile, 'utf8').catch(() => '');
