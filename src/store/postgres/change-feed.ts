@@ -14,6 +14,8 @@ export const CHANGE_CHANNEL = 'switchyard_changes';
 
 export interface PostgresChangeFeedOptions {
   url: string;
+  /** How the LISTEN connection shows in pg_stat_activity (default switchyard-change-feed). */
+  applicationName?: string;
   log?: LogFn;
   /** The listening connection is probed this often (a silent network loss has no socket event). */
   heartbeatMs?: number;
@@ -201,7 +203,7 @@ export class PostgresChangeFeed implements ChangeFeed {
       connectionString: this.options.url,
       connectionTimeoutMillis: timeoutMs,
       keepAlive: true,
-      application_name: 'switchyard-change-feed',
+      application_name: this.options.applicationName ?? 'switchyard-change-feed',
     });
     client.on('error', (error) => this.lost(client, error));
     client.on('end', () => this.lost(client, new Error('connection ended')));

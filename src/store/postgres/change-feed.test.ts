@@ -1,0 +1,97 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import pg from 'pg';
+import type { ChangeFeedState } from '../../domain/common/changes.js';
+import { freshPgDatabase, pgSkipReason, withTimeout, type FreshDatabase } from '../../../test/harness/env.js';
+import { PostgresChangeFeed } from './change-feed.js';
+
+/** Resolves when `check` holds, polling every few milliseconds. */
+async function until(check: () => boolean, label: string, ms = 5000): Promise<void> {
+  await withTimeout(
+    (async () => {
+      while (!check()) await new Promise((resolve) => setTimeout(resolve, 5));
+    })(),
+    ms,
+    label,
+  );
+}
+
+describe('PostgreSQL change feed', { skip: pgSkipReason() ?? false }, () => {
+  let db: FreshDatabase;
+  before(async () => {
+    db = await freshPgDatabase('feed');
+  });
+  after(() => db.drop());
+
+  const feed = (applicationName = 'feed-test') =>
+    new PostgresChangeFeed({ url: db.url, applicationName, backoffMinMs: 20, backoffMaxMs: 200, heartbeatMs: 200, timeoutMs: 1000 });
+
+  /** Cuts a feed's LISTEN connection from the server side, as a restart or a network drop would. */
+  async function terminate(applicationName: string): Promise<number> {
+    const admin = new pg.Client({ connectionString: db.url });
+    await admin.connect();
+    try {
+      const res = await admin.query('SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = $1 AND datname = current_database()', [
+        applicationName,
+      ]);
+      return res.rowCount ?? 0;
+    } finally {
+      await admin.end();
+    }
+  }
+
+  it('a change published on one replica reaches the others (and itself at once); payload is topic and id only', async () => {
+    const a = feed();
+    const b = feed();
+    await Promise.all([a.start(), b.start()]);
+    try {
+      assert.equal(a.state(), 'live');
+      const seenA: (string | null)[] = [];
+      const seenB: (string | null)[] = [];
+      a.subscribe('keys', (id) => seenA.push(id));
+      b.subscribe('keys', (id) => seenB.push(id));
+      b.subscribe('guardrails', () => assert.fail('other topics stay quiet'));
+      const sent = a.publish('keys', 'hash-1');
+      assert.deepEqual(seenA, ['hash-1'], 'the publisher hears it synchronously');
+      await sent;
+      await until(() => seenB.includes('hash-1'), 'b hears it');
+    } finally {
+      await Promise.all([a.close(), b.close()]);
+    }
+  });
+
+  it('a dropped connection: subscribers hear "anything changed", the feed reconnects and resends what was published meanwhile', async () => {
+    const a = feed('feed-a');
+    const b = feed('feed-b');
+    const states: ChangeFeedState[] = [];
+    let reconnects = 0;
+    b.observe({ stateChanged: (s) => states.push(s), reconnected: () => (reconnects += 1) });
+    await Promise.all([a.start(), b.start()]);
+    try {
+      const seenA: (string | null)[] = [];
+      const seenB: (string | null)[] = [];
+      a.subscribe('keys', (id) => seenA.push(id));
+      b.subscribe('keys', (id) => seenB.push(id));
+      assert.equal(await terminate('feed-a'), 1);
+      await until(() => a.state() === 'down', 'the drop is noticed');
+      await a.publish('keys', 'during-outage');
+      await until(() => a.state() === 'live', 'a reconnects');
+      await until(() => seenB.includes('during-outage'), 'the notification queued while down arrives');
+      assert.ok(seenA.filter((id) => id === null).length >= 2, 'a heard "anything changed" when it dropped and when it came back');
+      assert.equal(await terminate('feed-b'), 1);
+      await until(() => states.length >= 4, 'b drops and comes back');
+      assert.deepEqual(states, ['down', 'live', 'down', 'live'], 'observed: before start, connected, dropped, back');
+      assert.ok(reconnects >= 1);
+    } finally {
+      await Promise.all([a.close(), b.close()]);
+    }
+  });
+
+  it('a feed that cannot connect is down, retries, and its start() does not hang', async () => {
+    const dead = new PostgresChangeFeed({ url: 'postgres://postgres@127.0.0.1:1/none', backoffMinMs: 20, timeoutMs: 300 });
+    await withTimeout(dead.start(), 3000, 'start');
+    assert.equal(dead.state(), 'down');
+    await withTimeout(dead.publish('keys', 'x'), 1000, 'publish while down');
+    await dead.close();
+  });
+});
