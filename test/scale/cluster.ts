@@ -26,7 +26,15 @@ export interface Cluster {
   close(): Promise<void>;
 }
 
-/** Starts one replica process and resolves once it logged the URL it listens on. */
+async function healthy(base: string): Promise<void> {
+  for (;;) {
+    const ok = await fetch(`${base}/health`).then((r) => r.ok, () => false);
+    if (ok) return;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+/** Starts one replica process and resolves once it logged the URL it listens on (or answers /health). */
 export async function startReplica(name: string, env: Record<string, string>): Promise<Replica> {
   const child: ChildProcess = spawn(process.execPath, [MAIN], {
     env: { PATH: process.env.PATH ?? '', PORT: '0', HOST: '127.0.0.1', SWITCHYARD_LOG_LEVEL: 'info', ...env },
@@ -51,7 +59,11 @@ export async function startReplica(name: string, env: Record<string, string>): P
     });
     child.once('exit', (code) => reject(new Error(`replica ${name} exited with ${code}:\n${logs.slice(-20).join('\n')}`)));
   });
-  const base = await withTimeout(url, 60_000, `replica ${name} start`);
+  // With a fixed PORT (e.g. a benchmark at log level warn, which logs no URL), readiness is /health.
+  const fixed = env.PORT !== undefined && env.PORT !== '0' ? `http://127.0.0.1:${env.PORT}` : null;
+  url.catch(() => undefined);
+  const ready = fixed === null ? url : Promise.race([url, healthy(fixed).then(() => fixed)]);
+  const base = await withTimeout(ready, 60_000, `replica ${name} start`);
   let stopping: Promise<void> | null = null;
   return {
     name,
@@ -69,8 +81,11 @@ export async function startReplica(name: string, env: Record<string, string>): P
   };
 }
 
-/** A PostgreSQL of its own, one database, and `count` replicas started at once (they migrate together). */
-export async function startCluster(count: number, env: Record<string, string> = {}): Promise<Cluster> {
+/**
+ * A PostgreSQL of its own, one database, and `count` replicas started at once (they migrate
+ * together). `envOf(i)` adds per-replica variables (e.g. a fixed PORT).
+ */
+export async function startCluster(count: number, env: Record<string, string> = {}, envOf: (i: number) => Record<string, string> = () => ({})): Promise<Cluster> {
   const pg = await startPostgres();
   const replicas: Replica[] = [];
   try {
@@ -78,7 +93,7 @@ export async function startCluster(count: number, env: Record<string, string> = 
     const managementToken = generateToken();
     const common = { SWITCHYARD_DATABASE_URL: databaseUrl, SWITCHYARD_MANAGEMENT_KEY: managementToken, ...env };
     const names = Array.from({ length: count }, (_, i) => String.fromCharCode(65 + i));
-    const started = await Promise.allSettled(names.map((n) => startReplica(n, common)));
+    const started = await Promise.allSettled(names.map((n, i) => startReplica(n, { ...common, ...envOf(i) })));
     for (const r of started) if (r.status === 'fulfilled') replicas.push(r.value);
     const failed = started.find((r) => r.status === 'rejected');
     if (failed !== undefined && failed.status === 'rejected') throw failed.reason;
