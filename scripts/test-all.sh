@@ -59,6 +59,25 @@ else
 fi
 phase_done "PostgreSQL binaries"
 
+# --- nginx (deploy/smoke.sh runs Debian's nginx on loopback ports, in front of three replicas) ---
+have_nginx() { command -v nginx >/dev/null 2>&1 || [ -x /usr/sbin/nginx ]; }
+phase "nginx"
+if have_nginx; then
+  echo "nginx present"
+elif [ "${SWITCHYARD_SKIP_DEPLOY_SMOKE:-}" = "1" ] || [ "${SWITCHYARD_TEST_SKIP_PG:-}" = "1" ]; then
+  echo "nginx missing; the deployment smoke will be skipped"
+elif is_root; then
+  apt_install nginx
+  # The package may start its own server on port 80; the smoke runs a private one.
+  service nginx stop >/dev/null 2>&1 || true
+  have_nginx || { echo "nginx install did not provide the nginx binary" >&2; exit 1; }
+else
+  echo "nginx missing and not root: install Debian's 'nginx' package," >&2
+  echo "or set SWITCHYARD_SKIP_DEPLOY_SMOKE=1 to skip the deployment smoke." >&2
+  exit 1
+fi
+phase_done "nginx"
+
 # --- Build tools for native addons (better-sqlite3, re2) ---
 phase "build tools"
 if command -v g++ >/dev/null 2>&1 && command -v make >/dev/null 2>&1 && command -v python3 >/dev/null 2>&1; then
@@ -88,3 +107,12 @@ phase_done "npm dependencies"
 phase "npm test"
 npm test
 phase_done "npm test"
+
+# --- the documented deployment: three replicas behind nginx on one PostgreSQL (docs/deploy.md) ---
+phase "deployment smoke"
+if [ "${SWITCHYARD_SKIP_DEPLOY_SMOKE:-}" = "1" ] || [ "${SWITCHYARD_TEST_SKIP_PG:-}" = "1" ] || ! have_nginx; then
+  echo "skipped (SWITCHYARD_SKIP_DEPLOY_SMOKE=1, SWITCHYARD_TEST_SKIP_PG=1 or no nginx)"
+else
+  bash deploy/smoke.sh
+fi
+phase_done "deployment smoke"
