@@ -1,4 +1,4 @@
-import { countTokens } from 'gpt-tokenizer/encoding/o200k_base';
+import { createRequire } from 'node:module';
 /** Token accounting as reported to clients (reference §6.6 ChatUsage). */
 export interface CanonicalPromptTokensDetails {
   cached_tokens?: number;
@@ -37,7 +37,24 @@ export interface CanonicalUsage {
  */
 export function estimateTokens(text: string): number {
   if (text.length === 0) return 0;
-  return text.length > MAX_TOKENIZED_CHARS ? Math.ceil(text.length / 4) : countTokens(text);
+  return text.length > MAX_TOKENIZED_CHARS ? Math.ceil(text.length / 4) : tokenCounter()(text);
+}
+
+let counter: ((text: string) => number) | null = null;
+
+/**
+ * The o200k_base encoder is loaded on first use, not at start: its rank tables add ~25–55 MB
+ * of resident memory, and with upstreams that report usage (the normal case) it is never
+ * needed. Loaded synchronously (the package's CommonJS build) so counting stays synchronous.
+ */
+function tokenCounter(): (text: string) => number {
+  if (counter === null) {
+    const mod: unknown = createRequire(import.meta.url)('gpt-tokenizer/encoding/o200k_base');
+    const count = typeof mod === 'object' && mod !== null ? (mod as { countTokens?: unknown }).countTokens : undefined;
+    if (typeof count !== 'function') throw new Error('gpt-tokenizer: o200k_base has no countTokens');
+    counter = (text) => Number(Reflect.apply(count, undefined, [text]));
+  }
+  return counter;
 }
 
 const MAX_TOKENIZED_CHARS = 1_000_000;
