@@ -1,10 +1,14 @@
-import nlp from 'compromise';
+import { LEX_CLASSES, type LexClass } from './name-lexicon-classes.js';
+import { LEXICON_DATA } from './name-lexicon-data.js';
 
 /**
  * Word lists for the person-name detector. The bulk comes from compromise's own lexicon
  * (≈3,000 first names tagged MaleName/FemaleName/FirstName, ≈900 LastName, plus Person
  * entries); the supplements below add common names it lacks (South/East Asian, African,
  * Arabic, Slavic, Iberian) and the first names that are also ordinary English words.
+ * The lexicon is read from a generated snapshot (name-lexicon-data.ts, checked against the
+ * installed compromise by a test), so compromise itself (~40 MB resident) is loaded only when a
+ * sentence really needs its parser.
  */
 export type NameClass = 'first' | 'ambiguous' | 'last' | 'person' | 'common' | 'unknown';
 
@@ -66,46 +70,33 @@ const FIRST = toSet(SUPPLEMENT_FIRST);
 const LAST = toSet(SUPPLEMENT_LAST);
 const AMBIG = toSet(AMBIGUOUS);
 
-function lexicon(): Record<string, unknown> {
-  const model: unknown = nlp.model();
-  if (typeof model !== 'object' || model === null || !('one' in model)) return {};
-  const one: unknown = model.one;
-  if (typeof one !== 'object' || one === null || !('lexicon' in one)) return {};
-  const lex: unknown = one.lexicon;
-  return typeof lex === 'object' && lex !== null ? (lex as Record<string, unknown>) : {};
-}
-
-const LEX = lexicon();
-
-function tagOf(word: string): string | undefined {
-  const tag = Object.prototype.hasOwnProperty.call(LEX, word) ? LEX[word] : undefined;
-  if (typeof tag === 'string') return tag;
-  if (Array.isArray(tag)) return tag.join(',');
-  return undefined;
+const LEX = new Map<string, LexClass>();
+for (const cls of LEX_CLASSES) {
+  for (const word of LEXICON_DATA[cls].split(/[|\n]/)) if (word !== '') LEX.set(word, cls);
 }
 
 /** Class of one lower-cased word. */
 export function classifyWord(lower: string): NameClass {
   if (AMBIG.has(lower)) return 'ambiguous';
-  const tag = tagOf(lower);
-  const named = tag === 'MaleName' || tag === 'FemaleName' || tag === 'FirstName' || tag === 'LastName';
+  const cls = LEX.get(lower);
+  const named = cls === 'F' || cls === 'L';
   if (FIRST.has(lower) || LAST.has(lower)) {
     // A supplement entry that is also an ordinary word (`he`, `sun`): a name only in context.
-    if (tag !== undefined && !named && tag !== 'Person') return 'ambiguous';
+    if (cls !== undefined && !named && cls !== 'P') return 'ambiguous';
     return FIRST.has(lower) ? 'first' : 'last';
   }
-  if (tag === undefined) {
+  if (cls === undefined) {
     const dash = lower.indexOf('-');
     if (dash > 0) return classifyWord(lower.slice(0, dash)) === 'first' ? 'first' : 'unknown';
     return 'unknown';
   }
-  if (tag === 'MaleName' || tag === 'FemaleName' || tag === 'FirstName') return 'first';
-  if (tag === 'LastName') return 'last';
-  if (tag === 'Person') return 'person';
+  if (cls === 'F') return 'first';
+  if (cls === 'L') return 'last';
+  if (cls === 'P') return 'person';
   return 'common';
 }
 
 /** A multi-word lexicon entry tagged as a person (`bill gates`, `theresa may`). */
 export function isKnownPerson(lowerPhrase: string): boolean {
-  return tagOf(lowerPhrase) === 'Person';
+  return LEX.get(lowerPhrase) === 'P';
 }

@@ -1,4 +1,4 @@
-import nlp from 'compromise';
+import { createRequire } from 'node:module';
 import type { Filter, FilterMatch } from '../types.js';
 import { BUILTIN_LABELS } from '../labels.js';
 import { jsSpans } from '../windows.js';
@@ -121,9 +121,26 @@ function sentenceAround(text: string, start: number, end: number): [number, numb
   return [s, e];
 }
 
+type Nlp = (text: string) => { people(): { json(options: { offset: boolean }): unknown } };
+let nlp: Nlp | null = null;
+
+/**
+ * compromise, loaded on the first sentence that needs it (its CommonJS build, same version):
+ * ~40 MB resident that most deployments never need, since runs of unknown capitalised words
+ * are rare and the lexicon comes from a snapshot.
+ */
+function parser(): Nlp {
+  if (nlp === null) {
+    const mod: unknown = createRequire(import.meta.url)('compromise');
+    if (typeof mod !== 'function') throw new Error('compromise did not load');
+    nlp = (text) => Reflect.apply(mod, undefined, [text]) as ReturnType<Nlp>;
+  }
+  return nlp;
+}
+
 /** compromise on one sentence: does it tag [start, end) (sentence-relative) as a person? */
 function nlpSaysPerson(sentence: string, start: number, end: number): boolean {
-  const people: unknown = nlp(sentence).people().json({ offset: true });
+  const people: unknown = parser()(sentence).people().json({ offset: true });
   if (!Array.isArray(people)) return false;
   for (const p of people) {
     const offset: unknown = typeof p === 'object' && p !== null && 'offset' in p ? p.offset : null;
