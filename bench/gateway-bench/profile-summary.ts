@@ -2,7 +2,7 @@
  * Summarises a V8 .cpuprofile (from `--cpu-prof`) as Markdown: busy time by area (self and
  * inclusive), and the hottest functions. Areas: Switchyard source directories, npm packages,
  * Node internals, GC.
- *   node dist/bench/gateway-bench/profile-summary.js <file.cpuprofile> [requests]
+ *   node dist/bench/gateway-bench/profile-summary.js <file.cpuprofile> [requests] [skip-ms]
  */
 import { readFileSync } from 'node:fs';
 
@@ -42,13 +42,19 @@ function location(frame: ProfileNode['callFrame']): string {
   return file === '' ? '' : `${file}:${frame.lineNumber + 1}`;
 }
 
-export function summarise(profile: CpuProfile, requests: number | null): string {
+/** `skipMs`: ignore the first milliseconds of the profile (start-up: module loading, schema compilation). */
+export function summarise(profile: CpuProfile, requests: number | null, skipMs = 0): string {
   const byId = new Map<number, ProfileNode>();
   const parent = new Map<number, number>();
   for (const n of profile.nodes) byId.set(n.id, n);
   for (const n of profile.nodes) for (const c of n.children ?? []) parent.set(c, n.id);
   const self = new Map<number, number>();
-  profile.samples.forEach((id, i) => self.set(id, (self.get(id) ?? 0) + (profile.timeDeltas[i] ?? 0)));
+  let at = 0;
+  profile.samples.forEach((id, i) => {
+    const delta = profile.timeDeltas[i] ?? 0;
+    at += delta;
+    if (at >= skipMs * 1000) self.set(id, (self.get(id) ?? 0) + delta);
+  });
 
   let busy = 0;
   const areaSelf = new Map<string, number>();
@@ -114,5 +120,5 @@ if (invokedDirectly) {
   const parsed: unknown = JSON.parse(readFileSync(file, 'utf8'));
   if (!isProfile(parsed)) throw new Error(`${file} is not a V8 CPU profile`);
   const requests = process.argv[3] === undefined ? null : Number(process.argv[3]);
-  process.stdout.write(summarise(parsed, requests));
+  process.stdout.write(summarise(parsed, requests, Number(process.argv[4] ?? 0)));
 }

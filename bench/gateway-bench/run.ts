@@ -5,6 +5,7 @@
  *   … --soak 10        10-minute soak of Switchyard (RSS slope)
  *   … --streams 512    512 concurrent paced streams (longest stall)
  *   … --cpu-prof DIR   Switchyard runs with --cpu-prof (summarise with profile-summary.js)
+ *   … --node-args "--max-semi-space-size=8"   extra node flags for the Switchyard process
  * See docs/performance.md for how to read the table.
  */
 import { execFileSync } from 'node:child_process';
@@ -41,6 +42,8 @@ const { values } = parseArgs({
     soak: { type: 'string' },
     streams: { type: 'string' },
     'cpu-prof': { type: 'string' },
+    cells: { type: 'string', default: 'json10,json64,stream10,stream64' },
+    'node-args': { type: 'string', default: '' },
     out: { type: 'string', default: join(repoRoot, 'bench', 'results') },
   },
 });
@@ -91,16 +94,18 @@ async function main(): Promise<void> {
     pin,
     portkeyDir,
     switchyardLogLevel: values['log-level'] ?? 'info',
-    switchyardNodeArgs: profDir === undefined ? [] : ['--cpu-prof', `--cpu-prof-dir=${resolve(profDir)}`],
+    switchyardNodeArgs: [
+      ...(values['node-args'] ?? '').split(' ').filter((a) => a !== ''),
+      ...(profDir === undefined ? [] : ['--cpu-prof', `--cpu-prof-dir=${resolve(profDir)}`]),
+    ],
   });
   const cellRuns: CellRun[] = [];
   const probeRuns: ProbeRun[] = [];
-  const cells: Cell[] = [
-    { stream: false, connections: 10 },
-    { stream: false, connections: 64 },
-    { stream: true, connections: 10 },
-    { stream: true, connections: 64 },
-  ];
+  const cells: Cell[] = (values.cells ?? '')
+    .split(',')
+    .map((c) => /^(json|stream)(\d+)$/.exec(c.trim()))
+    .filter((m): m is RegExpExecArray => m !== null)
+    .map((m) => ({ stream: m[1] === 'stream', connections: Number(m[2]) }));
   try {
     for (let rep = 0; rep < reps; rep++) {
       // Rotate the order per repetition so drift does not always favour the same target.
@@ -112,11 +117,15 @@ async function main(): Promise<void> {
           log(`rep ${rep + 1}/${reps} ${cell.stream ? 'stream' : 'json'} c=${cell.connections} ${target.name}: ${Math.round(result.rps)} rps, p50 ${result.p50Ms.toFixed(3)} ms, CPU ${Math.round(result.cpuUsPerRequest ?? Number.NaN)} µs/req`);
         }
       }
-      for (const target of order) {
+      for (const target of probes > 0 ? order : []) {
         const result = await probe({ endpoint: target.endpoint, jsonBody: requestBody(false), streamBody: requestBody(true), count: probes });
         probeRuns.push({ rep, target: target.name, result });
         log(`rep ${rep + 1}/${reps} probe ${target.name}: JSON p50 ${result.jsonP50Ms.toFixed(3)} ms, first chunk p50 ${result.firstChunkP50Ms.toFixed(3)} ms`);
       }
+    }
+    for (const t of fleet.targets) {
+      const served = cellRuns.filter((c) => c.target === t.name).reduce((n, c) => n + c.result.requests, 0);
+      log(`${t.name}: ${served} requests measured (warm-ups and probes excluded)`);
     }
     const peakRssMb: Partial<Record<TargetName, number>> = {};
     for (const t of fleet.targets) peakRssMb[t.name] = (peakRssBytes(t.pid) ?? Number.NaN) / 1024 / 1024;
@@ -125,7 +134,7 @@ async function main(): Promise<void> {
       setup: [
         `Node ${process.version}, ${CORES} cores; ${pin.gateway === null ? 'no pinning' : `gateway pinned to core ${pin.gateway}, upstream + load generator to ${pin.upstream}`}`,
         `${reps} repetition(s), targets interleaved (order rotated per repetition); per cell ${warmupS} s warm-up + ${seconds} s measured; probe ${probes} sequential calls per kind`,
-        `Switchyard ${commit()}: API key with limit, guardrail (allowed models/providers, limit_usd, 8 builtin filters, 10 custom patterns), metering, log level ${values['log-level'] ?? 'info'}; Portkey @portkey-ai/gateway ${PORTKEY_VERSION}`,
+        `Switchyard ${commit()}${values['node-args'] ? ` (node ${values['node-args']})` : ''}: API key with limit, guardrail (allowed models/providers, limit_usd, 8 builtin filters, 10 custom patterns), metering, log level ${values['log-level'] ?? 'info'}; Portkey @portkey-ai/gateway ${PORTKEY_VERSION}`,
         'Request ~0.9 KB chat body; answer ~1.5 KB JSON or 20 SSE data events + [DONE]; upstream has no artificial delay',
       ],
       targets: fleet.targets.map((t) => t.name),

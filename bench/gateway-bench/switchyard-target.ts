@@ -31,7 +31,7 @@ export const GUARDRAIL = {
   content_filters: CUSTOM_PATTERNS.map((pattern, i) => ({ pattern, action: i % 5 === 4 ? 'block' : 'redact', label: `bench-${i}` })),
 };
 
-function catalog(upstreamOrigin: string): Record<string, unknown> {
+export function catalog(upstreamOrigin: string): Record<string, unknown> {
   const timeouts = { connect_ms: 5000, first_byte_ms: 30_000, idle_ms: 30_000 };
   return {
     providers: [{ id: BENCH_PROVIDER, name: 'Bench upstream', kind: 'openai', base_url: `${upstreamOrigin}/v1`, api_key: 'sk-bench-upstream-key-0000000001', timeouts }],
@@ -60,6 +60,22 @@ function field(record: unknown, name: string): string {
   const value = typeof record === 'object' && record !== null ? (record as Record<string, unknown>)[name] : undefined;
   if (typeof value !== 'string') throw new Error(`management API answer lacks ${name}`);
   return value;
+}
+
+/** Through the management API: an API key with a limit and the guardrail above assigned to it; returns the key. */
+export async function configurePolicy(api: string, managementToken: string): Promise<string> {
+  const created = await manage(api, managementToken, 'POST', '/keys', { name: 'bench', limit: 1_000_000, limit_reset: 'monthly' });
+  const apiKey = field(created, 'key');
+  const hash = field(created.data, 'hash');
+  const guardrail = await manage(api, managementToken, 'POST', '/guardrails', GUARDRAIL);
+  const id = field(guardrail.data, 'id');
+  await manage(api, managementToken, 'POST', `/guardrails/${id}/assignments/keys`, { key_hashes: [hash] });
+  return apiKey;
+}
+
+/** An API key with no limit and no guardrail (to measure what the policy costs). */
+export async function plainKey(api: string, managementToken: string): Promise<string> {
+  return field(await manage(api, managementToken, 'POST', '/keys', { name: 'bench-plain' }), 'key');
 }
 
 export interface SwitchyardTarget {
@@ -98,13 +114,7 @@ export async function startSwitchyard(options: {
     },
   });
   try {
-    const api = `http://127.0.0.1:${child.port}/api/v1`;
-    const created = await manage(api, managementToken, 'POST', '/keys', { name: 'bench', limit: 1_000_000, limit_reset: 'monthly' });
-    const apiKey = field(created, 'key');
-    const hash = field(created.data, 'hash');
-    const guardrail = await manage(api, managementToken, 'POST', '/guardrails', GUARDRAIL);
-    const id = field(guardrail.data, 'id');
-    await manage(api, managementToken, 'POST', `/guardrails/${id}/assignments/keys`, { key_hashes: [hash] });
+    const apiKey = await configurePolicy(`http://127.0.0.1:${child.port}/api/v1`, managementToken);
     return { child, apiKey };
   } catch (error) {
     await child.stop();

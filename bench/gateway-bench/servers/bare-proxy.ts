@@ -1,46 +1,12 @@
-/**
- * The floor for any Node gateway: node:http in, one undici Pool out, request body streamed
- * through, response headers copied (minus hop-by-hop) and the body piped back. No parsing.
- *   node bare-proxy.js <upstream origin>
- */
-import { createServer } from 'node:http';
-import { pipeline } from 'node:stream';
-import { Pool } from 'undici';
+/** The bare proxy as a process of its own: `node bare-proxy.js <upstream origin>`. */
 import { reportReady } from '../child.js';
+import { createBareProxy } from '../bare-proxy.js';
 
 const origin = process.argv[2];
 if (origin === undefined) throw new Error('usage: bare-proxy <upstream origin>');
-const pool = new Pool(origin, { connections: 1024, pipelining: 1, keepAliveTimeout: 60_000 });
-
-const HOP = new Set(['connection', 'keep-alive', 'transfer-encoding', 'proxy-connection', 'upgrade', 'te', 'trailer', 'host']);
-
-function forwardable(headers: Record<string, string | string[] | undefined>): Record<string, string | string[]> {
-  const out: Record<string, string | string[]> = {};
-  for (const [name, value] of Object.entries(headers)) if (value !== undefined && !HOP.has(name)) out[name] = value;
-  return out;
-}
-
-const server = createServer((req, res) => {
-  pool
-    .request({ path: req.url ?? '/', method: req.method === 'GET' ? 'GET' : 'POST', headers: forwardable(req.headers), body: req })
-    .then(
-      (up) => {
-        res.writeHead(up.statusCode, forwardable(up.headers));
-        pipeline(up.body, res, () => undefined);
-      },
-      () => {
-        if (!res.headersSent) res.writeHead(502, { 'content-type': 'application/json' });
-        res.end('{"error":{"message":"bad gateway"}}');
-      },
-    );
-});
-server.keepAliveTimeout = 120_000;
-server.headersTimeout = 130_000;
-server.listen(0, '127.0.0.1', () => {
-  const address = server.address();
+const proxy = createBareProxy(origin);
+proxy.server.listen(0, '127.0.0.1', () => {
+  const address = proxy.server.address();
   if (typeof address === 'object' && address !== null) reportReady(address.port);
 });
-process.on('SIGTERM', () => {
-  server.closeAllConnections();
-  server.close(() => void pool.close().then(() => process.exit(0)));
-});
+process.on('SIGTERM', () => void proxy.close().then(() => process.exit(0)));

@@ -1,0 +1,41 @@
+import { createServer, type Server } from 'node:http';
+import { pipeline } from 'node:stream';
+import { Pool } from 'undici';
+
+const HOP = new Set(['connection', 'keep-alive', 'transfer-encoding', 'proxy-connection', 'upgrade', 'te', 'trailer', 'host']);
+
+function forwardable(headers: Record<string, string | string[] | undefined>): Record<string, string | string[]> {
+  const out: Record<string, string | string[]> = {};
+  for (const [name, value] of Object.entries(headers)) if (value !== undefined && !HOP.has(name)) out[name] = value;
+  return out;
+}
+
+/**
+ * The floor for any Node gateway: node:http in, one undici Pool out, request body streamed
+ * through, response headers copied (minus hop-by-hop) and the body piped back. No parsing.
+ */
+export function createBareProxy(origin: string): { server: Server; close(): Promise<void> } {
+  const pool = new Pool(origin, { connections: 1024, pipelining: 1, keepAliveTimeout: 60_000 });
+  const server = createServer((req, res) => {
+    pool.request({ path: req.url ?? '/', method: req.method === 'GET' ? 'GET' : 'POST', headers: forwardable(req.headers), body: req }).then(
+      (up) => {
+        res.writeHead(up.statusCode, forwardable(up.headers));
+        pipeline(up.body, res, () => undefined);
+      },
+      () => {
+        if (!res.headersSent) res.writeHead(502, { 'content-type': 'application/json' });
+        res.end('{"error":{"message":"bad gateway"}}');
+      },
+    );
+  });
+  server.keepAliveTimeout = 120_000;
+  server.headersTimeout = 130_000;
+  return {
+    server,
+    close: async () => {
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await pool.close();
+    },
+  };
+}

@@ -1,0 +1,113 @@
+/**
+ * CPU cost of Switchyard's own request path, for optimisation work on a busy machine: the
+ * server runs in this process (real config, full policy, logs at `--log-level` to stdout, so
+ * redirect it), calls come from an undici Pool in this process (its CPU is counted too, a constant
+ * of a few tens of µs), the fake upstream runs in a child process. Each round times `--per-round` calls at `--concurrency` with
+ * `process.cpuUsage()`; the minimum over rounds is the least disturbed figure. `--bare` measures
+ * the bare proxy the same way, for the ratio.
+ *   node dist/bench/gateway-bench/inproc.js [--rounds 15] [--per-round 400] [--concurrency 10] > /dev/null
+ * Add `--cpu-prof` to node for a profile of exactly this workload.
+ */
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { getHeapSpaceStatistics } from 'node:v8';
+import { Pool } from 'undici';
+import { loadServerConfig } from '../../src/config/env.js';
+import { generateToken } from '../../src/domain/keys/tokens.js';
+import { startServer } from '../../src/server.js';
+import { createBareProxy } from './bare-proxy.js';
+import { spawnChild } from './child.js';
+import { requestBody } from './payloads.js';
+import { median } from './stats.js';
+import { catalog, configurePolicy, plainKey } from './switchyard-target.js';
+
+const { values } = parseArgs({
+  options: {
+    rounds: { type: 'string', default: '15' },
+    'per-round': { type: 'string', default: '400' },
+    concurrency: { type: 'string', default: '10' },
+    'log-level': { type: 'string', default: 'info' },
+    modes: { type: 'string', default: 'json,stream' },
+    bare: { type: 'boolean', default: false },
+    /** `full` (the benchmark's guardrail and key limit) or `none` (a plain key): the difference is the policy's cost. */
+    policy: { type: 'string', default: 'full' },
+  },
+});
+const rounds = Number(values.rounds);
+const perRound = Number(values['per-round']);
+const concurrency = Number(values.concurrency);
+const here = dirname(fileURLToPath(import.meta.url));
+const say = (msg: string) => process.stderr.write(`${msg}\n`);
+
+const dir = mkdtempSync(join(tmpdir(), 'switchyard-inproc-'));
+const upstream = await spawnChild({ name: 'upstream', args: [join(here, 'servers', 'upstream.js')], cores: null, logFile: join(dir, 'upstream.log') });
+const origin = `http://127.0.0.1:${upstream.port}`;
+writeFileSync(join(dir, 'catalog.json'), JSON.stringify(catalog(origin)));
+const managementToken = generateToken();
+const server = await startServer({
+  config: loadServerConfig({
+    PORT: '0',
+    HOST: '127.0.0.1',
+    SWITCHYARD_DATABASE_URL: `sqlite:${join(dir, 'switchyard.db')}`,
+    SWITCHYARD_MANAGEMENT_KEY: managementToken,
+    SWITCHYARD_CONFIG: join(dir, 'catalog.json'),
+    SWITCHYARD_LOG_LEVEL: values['log-level'] ?? 'info',
+  }),
+});
+
+const bare = createBareProxy(origin);
+await new Promise<void>((resolve) => bare.server.listen(0, '127.0.0.1', () => resolve()));
+const barePort = ((): number => {
+  const address = bare.server.address();
+  return typeof address === 'object' && address !== null ? address.port : 0;
+})();
+
+try {
+  const apiKey = values.policy === 'none' ? await plainKey(`${server.url}/api/v1`, managementToken) : await configurePolicy(`${server.url}/api/v1`, managementToken);
+  const useBare = values.bare === true;
+  const headers = { authorization: `Bearer ${useBare ? 'sk-bench-upstream-key-0000000001' : apiKey}`, 'content-type': 'application/json' };
+  const client = new Pool(useBare ? `http://127.0.0.1:${barePort}` : server.url, { connections: concurrency, pipelining: 1 });
+  const path = useBare ? '/v1/chat/completions' : '/api/v1/chat/completions';
+  const one = async (payload: string): Promise<void> => {
+    const res = await client.request({ method: 'POST', path, headers, body: payload });
+    const text = await res.body.text();
+    if (res.statusCode !== 200) throw new Error(`status ${res.statusCode}: ${text.slice(0, 200)}`);
+  };
+  const batch = async (payload: string, n: number): Promise<void> => {
+    let next = 0;
+    const worker = async () => {
+      while (next < n) {
+        next++;
+        await one(payload);
+      }
+    };
+    await Promise.all(Array.from({ length: Math.min(concurrency, n) }, worker));
+  };
+  for (const mode of (values.modes ?? '').split(',')) {
+    const payload = requestBody(mode === 'stream');
+    await batch(payload, perRound * 3);
+    const costs: number[] = [];
+    for (let r = 0; r < rounds; r++) {
+      const before = process.cpuUsage();
+      await batch(payload, perRound);
+      const used = process.cpuUsage(before);
+      costs.push((used.user + used.system) / perRound);
+    }
+    if (process.env.BENCH_HEAP === '1') {
+      if (typeof globalThis.gc === 'function') globalThis.gc();
+      const mu = process.memoryUsage();
+      say(`rss ${(mu.rss / 1048576).toFixed(1)} heapTotal ${(mu.heapTotal / 1048576).toFixed(1)} heapUsed ${(mu.heapUsed / 1048576).toFixed(1)} external ${(mu.external / 1048576).toFixed(1)} arrayBuffers ${(mu.arrayBuffers / 1048576).toFixed(1)}`);
+      for (const sp of getHeapSpaceStatistics()) say(`  ${sp.space_name} size ${(sp.space_size / 1048576).toFixed(1)} used ${(sp.space_used_size / 1048576).toFixed(1)}`);
+    }
+    say(`${useBare ? 'bare' : `switchyard (policy ${values.policy ?? 'full'})`} ${mode}: CPU per call min ${Math.min(...costs).toFixed(1)} µs, median ${median(costs).toFixed(1)} µs (${rounds} rounds × ${perRound} calls, concurrency ${concurrency})`);
+  }
+  await client.close();
+} finally {
+  await bare.close();
+  await server.close();
+  await upstream.stop();
+  rmSync(dir, { recursive: true, force: true });
+}
