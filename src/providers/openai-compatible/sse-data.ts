@@ -1,4 +1,4 @@
-import { fromHttpStatus, parseSse, protocolError, type UpstreamResponse } from '../../upstream/index.js';
+import { fromHttpStatus, protocolError, SseParser, type SseEvent, type UpstreamResponse } from '../../upstream/index.js';
 import { isRecord, type JsonRecord } from '../json.js';
 
 export interface StreamIdentity {
@@ -13,25 +13,37 @@ export interface StreamIdentity {
  * Returns whether `[DONE]` was seen.
  */
 export async function* openAiSseData(res: UpstreamResponse, who: StreamIdentity): AsyncGenerator<JsonRecord, boolean, undefined> {
+  // The parser runs inline on each body chunk (no generator of its own: one hop less per event).
+  const parser = new SseParser();
   let done = false;
+  const payload = (event: SseEvent): JsonRecord | null => {
+    if (done) return null;
+    const data = event.data.trim();
+    if (data === '[DONE]') {
+      done = true;
+      return null;
+    }
+    if (data === '') return null;
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(data) as unknown;
+    } catch (err) {
+      throw protocolError(who.providerId, 'Provider sent an invalid stream event', err);
+    }
+    if (!isRecord(parsed)) return null;
+    if (parsed.error !== undefined && parsed.error !== null) throw streamError(parsed.error, who);
+    return parsed;
+  };
   try {
-    for await (const event of parseSse(res.chunks())) {
-      if (done) continue;
-      const data = event.data.trim();
-      if (data === '[DONE]') {
-        done = true;
-        continue;
+    for await (const bytes of res.chunks()) {
+      for (const event of parser.push(bytes)) {
+        const record = payload(event);
+        if (record !== null) yield record;
       }
-      if (data === '') continue;
-      let parsed: unknown;
-      try {
-        parsed = JSON.parse(data) as unknown;
-      } catch (err) {
-        throw protocolError(who.providerId, 'Provider sent an invalid stream event', err);
-      }
-      if (!isRecord(parsed)) continue;
-      if (parsed.error !== undefined && parsed.error !== null) throw streamError(parsed.error, who);
-      yield parsed;
+    }
+    for (const event of parser.end()) {
+      const record = payload(event);
+      if (record !== null) yield record;
     }
   } catch (err) {
     if (!done) throw err;
