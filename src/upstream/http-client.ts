@@ -54,6 +54,7 @@ export class UpstreamHttpClient {
   private readonly pools: UpstreamPools;
   private readonly ownsPools: boolean;
   private readonly maxBodyBytes: number;
+  private readonly targets = new Map<string, { origin: string; path: string }>();
 
   constructor(options: UpstreamHttpClientOptions = {}) {
     this.pools = options.pools ?? new UpstreamPools(options);
@@ -66,19 +67,14 @@ export class UpstreamHttpClient {
     const started = Date.now();
     const ctx: TransportErrorContext = { providerId: call.providerId, apiKey: call.apiKey, signal: call.signal, timeouts: call.timeouts };
     if (call.signal.aborted) throw abortedError(call.providerId, call.signal.reason);
-    let url: URL;
-    try {
-      url = new URL(call.url);
-    } catch (err) {
-      throw protocolError(call.providerId, 'Provider base URL is invalid', err);
-    }
+    const url = this.target(call);
     const pool = this.pools.get(url.origin, call.timeouts.connectMs);
     const headers: Record<string, string> = { 'accept-encoding': 'identity', 'user-agent': 'switchyard', ...call.headers };
     if (call.body !== undefined && headers['content-type'] === undefined) headers['content-type'] = 'application/json';
     let res: Dispatcher.ResponseData;
     try {
       res = await pool.request({
-        path: url.pathname + url.search,
+        path: url.path,
         method: call.method ?? 'POST',
         headers,
         body: call.body ?? null,
@@ -95,6 +91,23 @@ export class UpstreamHttpClient {
 
   async close(): Promise<void> {
     if (this.ownsPools) await this.pools.close();
+  }
+
+  /** Origin and path of an endpoint URL, parsed once per distinct URL (a catalog has few). */
+  private target(call: UpstreamCall): { origin: string; path: string } {
+    let target = this.targets.get(call.url);
+    if (target === undefined) {
+      let url: URL;
+      try {
+        url = new URL(call.url);
+      } catch (err) {
+        throw protocolError(call.providerId, 'Provider base URL is invalid', err);
+      }
+      target = { origin: url.origin, path: url.pathname + url.search };
+      if (this.targets.size >= 1024) this.targets.clear();
+      this.targets.set(call.url, target);
+    }
+    return target;
   }
 }
 
