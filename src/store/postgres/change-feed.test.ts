@@ -87,6 +87,47 @@ describe('PostgreSQL change feed', { skip: pgSkipReason() ?? false }, () => {
     }
   });
 
+  it("while a replica's LISTEN connection is down, its writes still reach the others", async () => {
+    const slow = new PostgresChangeFeed({ url: db.url, applicationName: 'feed-slow', backoffMinMs: 10_000, heartbeatMs: 60_000 });
+    const b = feed('feed-b2');
+    await Promise.all([slow.start(), b.start()]);
+    try {
+      const seenB: (string | null)[] = [];
+      b.subscribe('keys', (id) => seenB.push(id));
+      assert.equal(await terminate('feed-slow'), 1);
+      await until(() => slow.state() === 'down', 'the drop is noticed');
+      await slow.publish('keys', 'sent-while-down');
+      await until(() => seenB.includes('sent-while-down'), 'b hears it over a short-lived connection');
+      assert.equal(slow.state(), 'down', 'and the slow feed has not reconnected yet');
+    } finally {
+      await Promise.all([slow.close(), b.close()]);
+    }
+  });
+
+  it('measures the delivery time of a notification between two replicas', async () => {
+    const a = feed('feed-ma');
+    const b = feed('feed-mb');
+    await Promise.all([a.start(), b.start()]);
+    try {
+      const sentAt = new Map<string, number>();
+      const took: number[] = [];
+      b.subscribe('keys', (id) => {
+        const t = id === null ? undefined : sentAt.get(id);
+        if (t !== undefined) took.push(performance.now() - t);
+      });
+      for (let i = 0; i < 100; i++) {
+        sentAt.set(`m${i}`, performance.now());
+        await a.publish('keys', `m${i}`);
+      }
+      await until(() => took.length === 100, 'all delivered');
+      took.sort((x, y) => x - y);
+      const at = (p: number) => (took[Math.min(took.length - 1, Math.floor((p / 100) * took.length))] ?? 0).toFixed(2);
+      process.stdout.write(`# change feed: publish on one replica -> heard on another: p50 ${at(50)} ms, p99 ${at(99)} ms, max ${at(100)} ms (100 notifications)\n`);
+    } finally {
+      await Promise.all([a.close(), b.close()]);
+    }
+  });
+
   it('a feed that cannot connect is down, retries, and its start() does not hang', async () => {
     const dead = new PostgresChangeFeed({ url: 'postgres://postgres@127.0.0.1:1/none', backoffMinMs: 20, timeoutMs: 300 });
     await withTimeout(dead.start(), 3000, 'start');

@@ -8,9 +8,7 @@ import {
   type ChangeTopic,
 } from '../../domain/common/changes.js';
 import { ChangeDispatcher, type LogFn } from '../change-feed.js';
-
-/** The one NOTIFY channel of Switchyard; payload `{"topic":…,"id":…}`, never a token. */
-export const CHANGE_CHANNEL = 'switchyard_changes';
+import { CHANGE_CHANNEL, parsePayload, payloadOf, withTimeout } from './change-payload.js';
 
 export interface PostgresChangeFeedOptions {
   url: string;
@@ -35,29 +33,6 @@ interface Outgoing {
 }
 
 const slot = (topic: ChangeTopic, id: string | null): string => `${topic}\n${id ?? '*'}`;
-
-function parsePayload(payload: string | undefined): { topic: ChangeTopic; id: string | null } | null {
-  if (payload === undefined) return null;
-  try {
-    const value: unknown = JSON.parse(payload);
-    if (typeof value !== 'object' || value === null) return null;
-    const topic: unknown = (value as Record<string, unknown>).topic;
-    const id: unknown = (value as Record<string, unknown>).id;
-    const known = CHANGE_TOPICS.find((t) => t === topic);
-    if (known === undefined || (id !== null && typeof id !== 'string')) return null;
-    return { topic: known, id };
-  } catch {
-    return null;
-  }
-}
-
-function withTimeout<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`change feed: ${what} timed out after ${ms} ms`)), ms);
-  });
-  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
-}
 
 /**
  * PostgreSQL LISTEN/NOTIFY on one dedicated connection (not from the pool). While it is up the
@@ -114,10 +89,9 @@ export class PostgresChangeFeed implements ChangeFeed {
   publish(topic: ChangeTopic, id: string | null): Promise<void> {
     this.dispatcher.dispatch(topic, id);
     if (this.closed) return Promise.resolve();
+    // Resolves once sent, or once an attempt failed (it then stays queued for the reconnection).
     return new Promise<void>((resolve) => {
       this.enqueue(topic, id, resolve);
-      // Down: the notification waits for the reconnection; the caller does not.
-      if (!this.live) resolve();
       void this.send();
     });
   }
@@ -161,6 +135,8 @@ export class PostgresChangeFeed implements ChangeFeed {
     if (this.sending === null) {
       const run: Promise<void> = this.sendQueued().finally(() => {
         if (this.sending === run) this.sending = null;
+        // Published while this round was finishing (its publisher still waits): another round.
+        if ([...this.queue.values()].some((q) => q.sent.length > 0)) void this.send();
       });
       this.sending = run;
     }
@@ -168,6 +144,8 @@ export class PostgresChangeFeed implements ChangeFeed {
   }
 
   private async sendQueued(): Promise<void> {
+    // Down (LISTEN connection lost, maybe the database is fine): one short-lived connection.
+    if (!this.live && !this.closed && this.queue.size > 0) await this.sendDirect();
     while (this.live && this.client !== null && this.queue.size > 0) {
       const first = this.queue.entries().next().value;
       if (first === undefined) break;
@@ -176,7 +154,7 @@ export class PostgresChangeFeed implements ChangeFeed {
       // Out of the queue while in flight: a change published meanwhile gets a notification of its own.
       this.queue.delete(key);
       try {
-        const payload = JSON.stringify({ topic: item.topic, id: item.id });
+        const payload = payloadOf(item);
         await withTimeout(client.query('SELECT pg_notify($1, $2)', [CHANGE_CHANNEL, payload]), this.options.timeoutMs ?? 3000, 'notify');
       } catch (error) {
         this.dispatcher.report((o) => o.publishFailed?.());
@@ -186,6 +164,40 @@ export class PostgresChangeFeed implements ChangeFeed {
         break;
       }
       for (const done of item.sent) done();
+    }
+  }
+
+  /**
+   * While the LISTEN connection is down, notifications still go out over a short-lived
+   * connection, so other replicas hear of this replica's writes even then. When that fails too,
+   * they stay queued for the reconnection, and the publishers stop waiting.
+   */
+  private async sendDirect(): Promise<void> {
+    const timeoutMs = this.options.timeoutMs ?? 3000;
+    const items = [...this.queue.entries()];
+    for (const [key] of items) this.queue.delete(key);
+    const client = new pg.Client({
+      connectionString: this.options.url,
+      connectionTimeoutMillis: timeoutMs,
+      application_name: `${this.options.applicationName ?? 'switchyard-change-feed'}-send`,
+    });
+    client.on('error', () => undefined);
+    let sent = 0;
+    try {
+      await withTimeout(client.connect(), timeoutMs + 500, 'connect');
+      for (const [, item] of items) {
+        await withTimeout(client.query('SELECT pg_notify($1, $2)', [CHANGE_CHANNEL, payloadOf(item)]), timeoutMs, 'notify');
+        sent += 1;
+        for (const done of item.sent.splice(0)) done();
+      }
+    } catch {
+      this.dispatcher.report((o) => o.publishFailed?.());
+      for (const [key, item] of items.slice(sent)) {
+        if (!this.queue.has(key)) this.queue.set(key, { ...item, sent: [] });
+        for (const done of item.sent.splice(0)) done();
+      }
+    } finally {
+      void withTimeout(client.end(), timeoutMs, 'disconnect').catch(() => client.connection.stream.destroy());
     }
   }
 
