@@ -1,8 +1,12 @@
 import { Pool } from 'undici';
 
 export interface UpstreamPoolOptions {
-  /** Max sockets per origin (default 256). */
-  connections?: number;
+  /**
+   * Max sockets per origin (default: no cap). A model call holds its socket for the whole
+   * generation, so a cap does not pace anything: call N+1 just waits for a whole answer to end
+   * (with 256, the 257th concurrent stream stalled for a full generation in the 512-stream test).
+   */
+  connections?: number | null;
   /** Idle keep-alive before a socket is closed (default 30 s). */
   keepAliveTimeoutMs?: number;
 }
@@ -23,7 +27,7 @@ export class UpstreamPools {
     let pool = this.pools.get(key);
     if (pool === undefined) {
       pool = new Pool(origin, {
-        connections: this.options.connections ?? 256,
+        connections: this.options.connections ?? null,
         pipelining: 1,
         keepAliveTimeout: this.options.keepAliveTimeoutMs ?? 30_000,
         keepAliveMaxTimeout: 600_000,
