@@ -105,6 +105,20 @@ export function isWordChar(text: string, i: number): boolean {
   return (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === 95;
 }
 
+/**
+ * True when `text` holds at least `n` ASCII digits (RE2's `\d`). A detector whose every match
+ * needs that many digits skips its RE2 passes on text that has fewer: prose usually has a
+ * handful, and a pass costs a UTF-8 conversion plus a native call per detector.
+ */
+export function hasDigits(text: string, n: number): boolean {
+  let count = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c >= 48 && c <= 57 && ++count >= n) return true;
+  }
+  return false;
+}
+
 export function isDigit(text: string, i: number): boolean {
   if (i < 0 || i >= text.length) return false;
   const c = text.charCodeAt(i);

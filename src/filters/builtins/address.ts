@@ -1,6 +1,6 @@
 import type { Filter, FilterMatch } from '../types.js';
 import { BUILTIN_LABELS } from '../labels.js';
-import { compileRe2, findSpansOfAlternation, isWordChar } from '../regex.js';
+import { compileRe2, findSpansOfAlternation, hasDigits, isWordChar } from '../regex.js';
 import { jsSpans, windowsAround } from '../windows.js';
 
 /**
@@ -68,6 +68,7 @@ export const addressFilter: Filter = {
     const out: FilterMatch[] = [];
     for (const [ws, we] of windowsAround(text, jsSpans(ANCHOR, text), BEFORE, AFTER)) {
       const window = text.slice(ws, we);
+      if (!hasDigits(window, 1)) continue; // every form has a house number, box number or postcode digit
       for (const [s, e] of findSpansOfAlternation(ADDRESS_PARTS, window)) collect(text, ws + s, ws + e, out);
     }
     return out;

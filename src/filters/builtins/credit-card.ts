@@ -1,6 +1,6 @@
 import type { Filter, FilterMatch } from '../types.js';
 import { BUILTIN_LABELS } from '../labels.js';
-import { compileRe2, findSpans, isDigit } from '../regex.js';
+import { compileRe2, findSpans, hasDigits, isDigit } from '../regex.js';
 
 /**
  * Payment card numbers (PANs): 12–19 digits, optionally grouped with single spaces or dashes,
@@ -75,6 +75,7 @@ export const creditCardFilter: Filter = {
   label: LABEL,
   find(text: string): FilterMatch[] {
     const out: FilterMatch[] = [];
+    if (!hasDigits(text, 12)) return out; // CANDIDATE needs twelve digits
     for (const [start, end] of findSpans(CANDIDATE, text)) {
       // Glued to more digits or to a decimal/dotted number: part of something longer.
       if (isDigit(text, end) || (text[start - 1] === '.' && isDigit(text, start - 2))) continue;

@@ -1,6 +1,6 @@
 import type { Filter, FilterMatch } from '../types.js';
 import { BUILTIN_LABELS } from '../labels.js';
-import { compileRe2, findSpans, isDigit, isWordChar } from '../regex.js';
+import { compileRe2, findSpans, hasDigits, isDigit, isWordChar } from '../regex.js';
 
 /**
  * US Social Security numbers.
@@ -43,6 +43,7 @@ export const ssnFilter: Filter = {
   label: LABEL,
   find(text: string): FilterMatch[] {
     const out: FilterMatch[] = [];
+    if (!hasDigits(text, 9)) return out; // both patterns need nine digits
     for (const [start, end] of findSpans(SEPARATED, text)) {
       if (!isolated(text, start, end)) continue;
       if (!isValidSsn(text.slice(start, end).replace(/\D/g, ''))) continue;
