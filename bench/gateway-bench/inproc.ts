@@ -8,7 +8,7 @@
  *   node dist/bench/gateway-bench/inproc.js [--rounds 15] [--per-round 400] [--concurrency 10] > /dev/null
  * Add `--cpu-prof` to node for a profile of exactly this workload.
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -41,6 +41,22 @@ const perRound = Number(values['per-round']);
 const concurrency = Number(values.concurrency);
 const here = dirname(fileURLToPath(import.meta.url));
 const say = (msg: string) => process.stderr.write(`${msg}\n`);
+
+/** CPU ticks (user + system) of each thread of this process, with its name (Linux /proc). */
+function threadTicks(): Map<string, { name: string; ticks: number }> {
+  const out = new Map<string, { name: string; ticks: number }>();
+  try {
+    for (const tid of readdirSync('/proc/self/task')) {
+      const stat = readFileSync(`/proc/self/task/${tid}/stat`, 'utf8');
+      const name = stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
+      const rest = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      out.set(tid, { name, ticks: Number(rest[11]) + Number(rest[12]) });
+    }
+  } catch {
+    // not Linux: no per-thread figures
+  }
+  return out;
+}
 
 const dir = mkdtempSync(join(tmpdir(), 'switchyard-inproc-'));
 const upstream = await spawnChild({ name: 'upstream', args: [join(here, 'servers', 'upstream.js')], cores: null, logFile: join(dir, 'upstream.log') });
@@ -90,11 +106,18 @@ try {
     const payload = requestBody(mode === 'stream');
     await batch(payload, perRound * 3);
     const costs: number[] = [];
+    const threadsBefore = threadTicks();
     for (let r = 0; r < rounds; r++) {
       const before = process.cpuUsage();
       await batch(payload, perRound);
       const used = process.cpuUsage(before);
       costs.push((used.user + used.system) / perRound);
+    }
+    if (process.env.BENCH_THREADS === '1') {
+      const after = threadTicks();
+      const byName = new Map<string, number>();
+      for (const [tid, t] of after) byName.set(tid === String(process.pid) ? "main" : t.name, (byName.get(t.name) ?? 0) + t.ticks - (threadsBefore.get(tid)?.ticks ?? 0));
+      say(`threads (CPU ticks, all rounds): ${[...byName].map(([n, v]) => `${n}=${v}`).join(' ')}`);
     }
     if (process.env.BENCH_HEAP === '1') {
       if (typeof globalThis.gc === 'function') globalThis.gc();
