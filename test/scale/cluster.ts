@@ -15,6 +15,8 @@ export interface Replica {
   api: string;
   /** Last log lines (JSON from pino), for failure messages. */
   logs: string[];
+  /** Last warning and error lines (kept apart: request logs would push them out of `logs`). */
+  warnings: string[];
   stop(): Promise<void>;
 }
 
@@ -41,9 +43,14 @@ export async function startReplica(name: string, env: Record<string, string>): P
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const logs: string[] = [];
+  const warnings: string[] = [];
   const keep = (line: string) => {
     logs.push(line);
     if (logs.length > 200) logs.shift();
+    if (!line.startsWith('{"level":') || /^\{"level":[4-6]0/.test(line)) {
+      warnings.push(line);
+      if (warnings.length > 100) warnings.shift();
+    }
   };
   const url = new Promise<string>((resolve, reject) => {
     if (child.stdout === null || child.stderr === null) return reject(new Error('no stdio'));
@@ -69,6 +76,7 @@ export async function startReplica(name: string, env: Record<string, string>): P
     name,
     api: `${base}/api/v1`,
     logs,
+    warnings,
     stop: () => {
       stopping ??= (async () => {
         if (child.exitCode !== null) return;

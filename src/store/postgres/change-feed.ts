@@ -1,6 +1,6 @@
+import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import {
-  CHANGE_TOPICS,
   type ChangeFeed,
   type ChangeFeedObserver,
   type ChangeFeedState,
@@ -8,7 +8,8 @@ import {
   type ChangeTopic,
 } from '../../domain/common/changes.js';
 import { ChangeDispatcher, type LogFn } from '../change-feed.js';
-import { CHANGE_CHANNEL, parsePayload, payloadOf, withTimeout } from './change-payload.js';
+import { CHANGE_CHANNEL, parsePayload, parsePing, payloadOf, pingPayload, withTimeout } from './change-payload.js';
+import { NotifyQueue, releaseWaiters } from './notify-queue.js';
 
 export interface PostgresChangeFeedOptions {
   url: string;
@@ -25,14 +26,6 @@ export interface PostgresChangeFeedOptions {
   /** Above this many distinct queued notifications, they collapse into "anything changed" per topic. */
   maxQueued?: number;
 }
-
-interface Outgoing {
-  topic: ChangeTopic;
-  id: string | null;
-  sent: Array<() => void>;
-}
-
-const slot = (topic: ChangeTopic, id: string | null): string => `${topic}\n${id ?? '*'}`;
 
 /**
  * PostgreSQL LISTEN/NOTIFY on one dedicated connection (not from the pool). While it is up the
@@ -53,12 +46,15 @@ export class PostgresChangeFeed implements ChangeFeed {
   private reconnectTimer: NodeJS.Timeout | null = null;
   private heartbeat: NodeJS.Timeout | null = null;
   private connecting: Promise<void> | null = null;
-  private readonly queue = new Map<string, Outgoing>();
+  private readonly queue: NotifyQueue;
   private sending: Promise<void> | null = null;
+  /** Probes sent to ourselves and not heard back yet, by nonce. */
+  private readonly echoes = new Map<string, () => void>();
 
   constructor(private readonly options: PostgresChangeFeedOptions) {
     this.log = options.log ?? (() => undefined);
     this.dispatcher = new ChangeDispatcher(this.log);
+    this.queue = new NotifyQueue(options.maxQueued ?? 1000);
   }
 
   subscribe(topic: ChangeTopic, handler: ChangeHandler): () => void {
@@ -91,7 +87,7 @@ export class PostgresChangeFeed implements ChangeFeed {
     if (this.closed) return Promise.resolve();
     // Resolves once sent, or once an attempt failed (it then stays queued for the reconnection).
     return new Promise<void>((resolve) => {
-      this.enqueue(topic, id, resolve);
+      this.queue.add(topic, id, resolve);
       void this.send();
     });
   }
@@ -102,7 +98,6 @@ export class PostgresChangeFeed implements ChangeFeed {
     if (this.live && this.queue.size > 0) await withTimeout(this.send(), timeoutMs, 'final send').catch(() => undefined);
     this.closed = true;
     if (this.queue.size > 0) this.log(`change feed: ${this.queue.size} notification(s) unsent at shutdown`);
-    for (const item of this.queue.values()) for (const done of item.sent) done();
     this.queue.clear();
     if (this.heartbeat !== null) clearInterval(this.heartbeat);
     if (this.reconnectTimer !== null) clearTimeout(this.reconnectTimer);
@@ -112,31 +107,13 @@ export class PostgresChangeFeed implements ChangeFeed {
     if (client !== null) await withTimeout(client.end(), timeoutMs, 'disconnect').catch(() => client.connection.stream.destroy());
   }
 
-  private enqueue(topic: ChangeTopic, id: string | null, done: () => void): void {
-    const key = slot(topic, id);
-    const existing = this.queue.get(key) ?? this.queue.get(slot(topic, null));
-    if (existing !== undefined) {
-      existing.sent.push(done);
-      return;
-    }
-    if (this.queue.size >= (this.options.maxQueued ?? 1000)) {
-      // Too much backlog: one "anything changed" per topic says the same with bounded memory.
-      const callbacks = [...this.queue.values()].flatMap((q) => q.sent);
-      this.queue.clear();
-      for (const t of CHANGE_TOPICS) this.queue.set(slot(t, null), { topic: t, id: null, sent: [] });
-      this.queue.get(slot(topic, null))?.sent.push(done, ...callbacks);
-      return;
-    }
-    this.queue.set(key, { topic, id, sent: [done] });
-  }
-
   /** Sends queued notifications in order over the listening connection, one sender at a time. */
   private send(): Promise<void> {
     if (this.sending === null) {
       const run: Promise<void> = this.sendQueued().finally(() => {
         if (this.sending === run) this.sending = null;
         // Published while this round was finishing (its publisher still waits): another round.
-        if ([...this.queue.values()].some((q) => q.sent.length > 0)) void this.send();
+        if (this.queue.hasWaiters()) void this.send();
       });
       this.sending = run;
     }
@@ -146,24 +123,19 @@ export class PostgresChangeFeed implements ChangeFeed {
   private async sendQueued(): Promise<void> {
     // Down (LISTEN connection lost, maybe the database is fine): one short-lived connection.
     if (!this.live && !this.closed && this.queue.size > 0) await this.sendDirect();
-    while (this.live && this.client !== null && this.queue.size > 0) {
-      const first = this.queue.entries().next().value;
-      if (first === undefined) break;
-      const [key, item] = first;
+    while (this.live && this.client !== null) {
+      const item = this.queue.shift();
+      if (item === undefined) break;
       const client = this.client;
-      // Out of the queue while in flight: a change published meanwhile gets a notification of its own.
-      this.queue.delete(key);
       try {
-        const payload = payloadOf(item);
-        await withTimeout(client.query('SELECT pg_notify($1, $2)', [CHANGE_CHANNEL, payload]), this.options.timeoutMs ?? 3000, 'notify');
+        await withTimeout(client.query('SELECT pg_notify($1, $2)', [CHANGE_CHANNEL, payloadOf(item)]), this.options.timeoutMs ?? 3000, 'notify');
       } catch (error) {
         this.dispatcher.report((o) => o.publishFailed?.());
-        if (!this.queue.has(key)) this.queue.set(key, { ...item, sent: [] });
+        this.queue.putBack(item);
         this.lost(client, error);
-        for (const done of item.sent) done();
         break;
       }
-      for (const done of item.sent) done();
+      releaseWaiters(item);
     }
   }
 
@@ -174,8 +146,7 @@ export class PostgresChangeFeed implements ChangeFeed {
    */
   private async sendDirect(): Promise<void> {
     const timeoutMs = this.options.timeoutMs ?? 3000;
-    const items = [...this.queue.entries()];
-    for (const [key] of items) this.queue.delete(key);
+    const items = this.queue.takeAll();
     const client = new pg.Client({
       connectionString: this.options.url,
       connectionTimeoutMillis: timeoutMs,
@@ -185,17 +156,14 @@ export class PostgresChangeFeed implements ChangeFeed {
     let sent = 0;
     try {
       await withTimeout(client.connect(), timeoutMs + 500, 'connect');
-      for (const [, item] of items) {
+      for (const item of items) {
         await withTimeout(client.query('SELECT pg_notify($1, $2)', [CHANGE_CHANNEL, payloadOf(item)]), timeoutMs, 'notify');
         sent += 1;
-        for (const done of item.sent.splice(0)) done();
+        releaseWaiters(item);
       }
     } catch {
       this.dispatcher.report((o) => o.publishFailed?.());
-      for (const [key, item] of items.slice(sent)) {
-        if (!this.queue.has(key)) this.queue.set(key, { ...item, sent: [] });
-        for (const done of item.sent.splice(0)) done();
-      }
+      for (const item of items.slice(sent)) this.queue.putBack(item);
     } finally {
       void withTimeout(client.end(), timeoutMs, 'disconnect').catch(() => client.connection.stream.destroy());
     }
@@ -224,6 +192,8 @@ export class PostgresChangeFeed implements ChangeFeed {
       this.client = client;
       await withTimeout(client.connect(), timeoutMs + 500, 'connect');
       await withTimeout(client.query(`LISTEN ${CHANGE_CHANNEL}`), timeoutMs, 'listen');
+      // Live only once a notification is seen to arrive (LISTEN through a transaction-pooling proxy never does).
+      await this.echo(client);
     } catch (error) {
       this.lost(client, error);
       return;
@@ -247,6 +217,11 @@ export class PostgresChangeFeed implements ChangeFeed {
 
   private receive(message: pg.Notification): void {
     if (message.channel !== CHANGE_CHANNEL) return;
+    const ping = parsePing(message.payload);
+    if (ping !== null) {
+      this.echoes.get(ping)?.();
+      return;
+    }
     const change = parsePayload(message.payload);
     if (change === null) return;
     this.dispatcher.report((o) => o.received?.(change.topic));
@@ -257,13 +232,26 @@ export class PostgresChangeFeed implements ChangeFeed {
     const client = this.client;
     if (!this.live || client === null || this.sending !== null) return;
     try {
-      await withTimeout(client.query('SELECT 1'), this.options.timeoutMs ?? 3000, 'probe');
+      await this.echo(client);
     } catch (error) {
       this.lost(client, error);
     }
   }
 
-  /** The connection `client` is gone (or never came up): go down once, schedule a reconnection. */
+  /** Notifies ourselves through the server and waits to hear it: the connection works end to end. */
+  private async echo(client: pg.Client): Promise<void> {
+    const timeoutMs = this.options.timeoutMs ?? 3000;
+    const nonce = randomBytes(8).toString('hex');
+    const heard = new Promise<void>((resolve) => this.echoes.set(nonce, resolve));
+    try {
+      await withTimeout(client.query('SELECT pg_notify($1, $2)', [CHANGE_CHANNEL, pingPayload(nonce)]), timeoutMs, 'probe');
+      await withTimeout(heard, timeoutMs, 'probe echo');
+    } finally {
+      this.echoes.delete(nonce);
+    }
+  }
+
+  /** The connection `client` is gone, deaf or never came up: go down once, schedule a reconnection. */
   private lost(client: pg.Client, error: unknown): void {
     if (this.client !== client) return;
     this.client = null;
@@ -274,7 +262,7 @@ export class PostgresChangeFeed implements ChangeFeed {
     void client.end().catch(() => undefined);
     client.connection.stream.destroy();
     // Publishers stop waiting: what they sent stays queued and goes out after reconnecting.
-    for (const item of this.queue.values()) item.sent.splice(0).forEach((done) => done());
+    this.queue.releaseAll();
     if (this.closed) return;
     if (wasLive) {
       this.log('change feed: LISTEN connection lost; caches revalidate against the database until it is back', error);

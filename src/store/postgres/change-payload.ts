@@ -8,6 +8,23 @@ export function payloadOf(change: { topic: ChangeTopic; id: string | null }): st
   return JSON.stringify({ topic: change.topic, id: change.id });
 }
 
+/** A probe a replica sends to itself: a random nonce, nothing else. */
+export function pingPayload(nonce: string): string {
+  return JSON.stringify({ ping: nonce });
+}
+
+/** The nonce of a probe (anyone's), or null when the payload is not one. */
+export function parsePing(payload: string | undefined): string | null {
+  if (payload === undefined || !payload.startsWith('{"ping":')) return null;
+  try {
+    const value: unknown = JSON.parse(payload);
+    const nonce: unknown = typeof value === 'object' && value !== null ? (value as Record<string, unknown>).ping : undefined;
+    return typeof nonce === 'string' ? nonce : null;
+  } catch {
+    return null;
+  }
+}
+
 export function parsePayload(payload: string | undefined): { topic: ChangeTopic; id: string | null } | null {
   if (payload === undefined) return null;
   try {

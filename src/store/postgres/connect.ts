@@ -16,5 +16,11 @@ export function openPostgres(url: string, options: { maxConnections?: number } =
   });
   // An idle client that loses its server must not crash the process; the pool replaces it.
   pool.on('error', () => undefined);
+  // Nor may a checked-out one: pg emits 'error' on a client whose server goes away (a restart,
+  // a failover) even when its query already failed, and the pool listens only while it is idle.
+  // The query has failed already; the pool drops the broken client when it comes back.
+  pool.on('connect', (client) => {
+    client.on('error', () => undefined);
+  });
   return { db: new Kysely<Database>({ dialect: new PostgresDialect({ pool }) }), pool };
 }
