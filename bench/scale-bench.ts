@@ -1,13 +1,14 @@
 // Hot key vs. spread keys across three replicas on one PostgreSQL (issue #7).
 //
-//   npx tsc -p tsconfig.json && node dist/bench/scale-bench.js [--seconds 5] [--connections 8] [--keys 64] [--rounds 2]
+//   npx tsc -p tsconfig.json && node dist/bench/scale-bench.js [--seconds 5] [--connections 8] [--keys 64] [--rounds 4]
 //
 // Starts its own PostgreSQL (Debian's postgresql binaries, as the test harness does) and three
 // replicas as separate processes, each key with a spending limit so every call goes through the
 // budget leases. Load: one autocannon per replica, all at once, on the built-in demo model.
 // "hot": every connection of every replica uses ONE key; "spread": the connections use `--keys`
-// keys. Prints throughput, p50/p99 and database commits per 1000 calls for each, and the ratio;
-// exits 1 when the hot key reaches less than 80% of the spread throughput.
+// keys. Prints throughput, p50/p99, database commits and budget-lease rows written per 1000 calls
+// for each, and the ratio (median over rounds); exits 1 when the hot key reaches less than 80% of
+// the spread throughput. On a shared machine, run it when it is quiet: other load adds noise.
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
 import pg from 'pg';
@@ -19,7 +20,7 @@ const { values } = parseArgs({
     seconds: { type: 'string', default: '5' },
     connections: { type: 'string', default: '8' },
     keys: { type: 'string', default: '64' },
-    rounds: { type: 'string', default: '2' },
+    rounds: { type: 'string', default: '4' },
   },
 });
 const SECONDS = Number(values.seconds);
@@ -34,6 +35,7 @@ interface CaseResult {
   p99: number;
   failed: number;
   commitsPer1k: number;
+  leaseWritesPer1k: number;
 }
 
 const percentile = (sorted: readonly number[], p: number): number =>
@@ -66,27 +68,36 @@ function load(replica: Replica, tokens: readonly string[], offset: number, secon
   });
 }
 
-async function commits(db: pg.Client): Promise<number> {
-  const res = await db.query<{ n: string }>('SELECT xact_commit AS n FROM pg_stat_database WHERE datname = current_database()');
-  return Number(res.rows[0]?.n ?? 0);
+/** Transactions committed in the database, and rows written to budget_leases (grants and renewals). */
+async function counters(db: pg.Client): Promise<{ commits: number; leaseWrites: number }> {
+  const c = await db.query<{ n: string }>('SELECT xact_commit AS n FROM pg_stat_database WHERE datname = current_database()');
+  const l = await db.query<{ n: string }>("SELECT n_tup_ins + n_tup_upd AS n FROM pg_stat_user_tables WHERE relname = 'budget_leases'");
+  return { commits: Number(c.rows[0]?.n ?? 0), leaseWrites: Number(l.rows[0]?.n ?? 0) };
 }
 
-async function runCase(cluster: Cluster, db: pg.Client, tokens: readonly string[], warmup: boolean): Promise<CaseResult> {
+async function warmUp(cluster: Cluster, tokens: readonly string[]): Promise<void> {
+  await Promise.all(cluster.replicas.map((r, i) => load(r, tokens, i * CONNECTIONS, 2, null)));
+}
+
+async function runCase(cluster: Cluster, db: pg.Client, tokens: readonly string[]): Promise<CaseResult> {
   const replicas = cluster.replicas;
-  if (warmup) await Promise.all(replicas.map((r, i) => load(r, tokens, i * CONNECTIONS, 1, null)));
   const latencies: number[] = [];
-  const before = await commits(db);
+  // Statistics reach pg_stat_* with a delay of up to PGSTAT_MIN_INTERVAL (1 s).
+  await new Promise((resolve) => setTimeout(resolve, 1100));
+  const before = await counters(db);
   const started = performance.now();
   const results = await Promise.all(replicas.map((r, i) => load(r, tokens, i * CONNECTIONS, SECONDS, latencies)));
   const elapsed = (performance.now() - started) / 1000;
-  const after = await commits(db);
+  await new Promise((resolve) => setTimeout(resolve, 1100));
+  const after = await counters(db);
   latencies.sort((a, b) => a - b);
   return {
     rps: latencies.length / elapsed,
     p50: percentile(latencies, 50),
     p99: percentile(latencies, 99),
     failed: results.reduce((n, r) => n + r.non2xx + r.errors + r.timeouts, 0),
-    commitsPer1k: latencies.length === 0 ? Number.NaN : ((after - before) / latencies.length) * 1000,
+    commitsPer1k: latencies.length === 0 ? Number.NaN : ((after.commits - before.commits) / latencies.length) * 1000,
+    leaseWritesPer1k: latencies.length === 0 ? Number.NaN : ((after.leaseWrites - before.leaseWrites) / latencies.length) * 1000,
   };
 }
 
@@ -103,7 +114,7 @@ async function newKeys(cluster: Cluster, count: number): Promise<string[]> {
 }
 
 const row = (name: string, r: CaseResult) =>
-  `| ${name.padEnd(22)} | ${r.rps.toFixed(0).padStart(7)} | ${r.p50.toFixed(2).padStart(7)} | ${r.p99.toFixed(2).padStart(7)} | ${String(r.failed).padStart(6)} | ${r.commitsPer1k.toFixed(1).padStart(8)} |`;
+  `| ${name.padEnd(22)} | ${r.rps.toFixed(0).padStart(7)} | ${r.p50.toFixed(2).padStart(7)} | ${r.p99.toFixed(2).padStart(7)} | ${String(r.failed).padStart(6)} | ${r.commitsPer1k.toFixed(1).padStart(10)} | ${r.leaseWritesPer1k.toFixed(1).padStart(11)} |`;
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? Number.NaN;
 
 async function main(): Promise<number> {
@@ -115,12 +126,17 @@ async function main(): Promise<number> {
     const hot = await newKeys(cluster, 1);
     const spread = await newKeys(cluster, KEYS);
     process.stdout.write(`3 replicas, ${CONNECTIONS} connections each, ${SECONDS} s per run, ${ROUNDS} round(s); spread over ${KEYS} keys; every key has a limit\n\n`);
-    process.stdout.write('| case                   |   req/s | p50 ms  | p99 ms  | failed | commits/1k |\n|---|---|---|---|---|---|\n');
+    process.stdout.write('| case                   |   req/s | p50 ms  | p99 ms  | failed | commits/1k | lease rows/1k |\n|---|---|---|---|---|---|---|\n');
+    // Both cases warm (JIT, pools, caches, leases) before anything is measured.
+    await warmUp(cluster, hot);
+    await warmUp(cluster, spread);
     const ratios: number[] = [];
     for (let round = 0; round < ROUNDS; round++) {
-      // Interleaved, so drift (other load on the machine) hits both cases alike.
-      const h = await runCase(cluster, db, hot, round === 0);
-      const s = await runCase(cluster, db, spread, round === 0);
+      // Interleaved, the order alternating, so drift (other load on the machine) hits both alike.
+      const hotFirst = round % 2 === 0;
+      const first = await runCase(cluster, db, hotFirst ? hot : spread);
+      const second = await runCase(cluster, db, hotFirst ? spread : hot);
+      const [h, s] = hotFirst ? [first, second] : [second, first];
       process.stdout.write(`${row(`hot key (round ${round + 1})`, h)}\n${row(`${KEYS} keys (round ${round + 1})`, s)}\n`);
       ratios.push(h.rps / s.rps);
     }

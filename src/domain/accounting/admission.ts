@@ -5,8 +5,6 @@ import type { BudgetSlot, LeaseBook } from './lease-book.js';
 const EPSILON = 1e-9;
 /** A lease must exceed what is used by at least this much to admit even a zero estimate. */
 const MIN_NEED = 1e-8;
-/** A lease is taken for about this many calls like the one asking, so most calls ask nobody. */
-const LEASE_CALLS = 64;
 /** Bounds the grant-and-recheck loop of one reserve under heavy contention. */
 const MAX_ROUNDS = 50;
 
@@ -25,7 +23,7 @@ function fits(leases: LeaseBook, slot: BudgetSlot, amountUsd: number): boolean {
 /** A lease running low is extended in the background, so the calls after this one need not wait. */
 function refillAhead(leases: LeaseBook, slot: BudgetSlot, amountUsd: number): void {
   leases.touch(slot.account, slot.window);
-  const chunk = Math.max(amountUsd, MIN_NEED) * LEASE_CALLS;
+  const chunk = Math.max(amountUsd, MIN_NEED) * leases.leaseCalls(slot.account, slot.window);
   const free = leases.usable(slot.account, slot.window, slot.budget.limitUsd) - leases.used(slot.account, slot.window);
   if (free >= chunk / 4 || leases.pending(slot.account, slot.window) !== undefined || leases.capped(slot.account, slot.window)) return;
   leases.extend(slot, slot.budget.limitUsd, 0, chunk).catch(() => undefined);
@@ -59,7 +57,8 @@ export async function admit(leases: LeaseBook, slots: readonly BudgetSlot[], amo
     if (refusedRoom !== null) throw exhausted(refusedRoom);
     let grant;
     try {
-      grant = await leases.extend(short, short.budget.limitUsd, extra, extra * LEASE_CALLS);
+      // A lease is taken for many calls like this one (64, more for a busy slot), so most calls ask nobody.
+      grant = await leases.extend(short, short.budget.limitUsd, extra, extra * leases.leaseCalls(short.account, short.window));
     } catch (error) {
       throw new GrantFailed('lease grant failed', { cause: error });
     }

@@ -7,6 +7,11 @@ import { limitWindow } from './windows.js';
 const EPSILON = 1e-9;
 /** Rows of any replica that expired this long ago are purged on renewal. */
 const PURGE_AFTER_MS = 60_000;
+/** A lease is taken for this many calls like the one asking at first; doubled when grants come fast. */
+const MIN_LEASE_CALLS = 64;
+const MAX_LEASE_CALLS = 1024;
+/** Grants closer together than this double the lease size; further apart than 10× this halve it. */
+const FAST_GRANTS_MS = 2000;
 /** After a refused grant, calls needing more than the room it saw are refused from memory this long. */
 const REFUSAL_MEMORY_MS = 1000;
 
@@ -32,6 +37,9 @@ interface Lease extends LeaseState {
   capped: boolean;
   /** The limit the lease was granted under: a lower limit now makes it void until granted again. */
   limitUsd: number;
+  /** How many calls the next grant is asked for (adapts to how busy the slot is). */
+  calls: number;
+  grantedAtMs: number;
   /** Last value written to the store. */
   syncedUsd: number;
   lastUsedMs: number;
@@ -99,6 +107,11 @@ export class LeaseBook {
   touch(account: string, window: string): void {
     const lease = this.leases.get(slotOf(account, window));
     if (lease !== undefined) lease.lastUsedMs = this.nowMs();
+  }
+
+  /** How many calls like the one asking a grant of this slot should cover. */
+  leaseCalls(account: string, window: string): number {
+    return this.leases.get(slotOf(account, window))?.calls ?? MIN_LEASE_CALLS;
   }
 
   capped(account: string, window: string): boolean {
@@ -221,7 +234,23 @@ export class LeaseBook {
     }
     this.refusals.delete(key);
     const existing = this.leases.get(key);
-    const lease: Lease = existing ?? { account: slot.account, window: slot.window, leaseUsd: 0, validUntilMs: 0, capped: false, limitUsd, syncedUsd: 0, lastUsedMs: now };
+    const lease: Lease = existing ?? {
+      account: slot.account,
+      window: slot.window,
+      leaseUsd: 0,
+      validUntilMs: 0,
+      capped: false,
+      limitUsd,
+      calls: MIN_LEASE_CALLS,
+      grantedAtMs: Number.NEGATIVE_INFINITY,
+      syncedUsd: 0,
+      lastUsedMs: now,
+    };
+    // A busy slot gets bigger leases (fewer grants, and more calls served if the store goes away).
+    const sinceLast = now - lease.grantedAtMs;
+    if (sinceLast < FAST_GRANTS_MS) lease.calls = Math.min(MAX_LEASE_CALLS, lease.calls * 2);
+    else if (sinceLast > FAST_GRANTS_MS * 10) lease.calls = Math.max(MIN_LEASE_CALLS, lease.calls / 2);
+    lease.grantedAtMs = now;
     lease.leaseUsd = result.leaseUsd;
     lease.limitUsd = limitUsd;
     lease.capped = result.leaseUsd < want - EPSILON;
