@@ -18,6 +18,7 @@ import { Pool } from 'undici';
 import { loadServerConfig } from '../../src/config/env.js';
 import { generateToken } from '../../src/domain/keys/tokens.js';
 import { startServer } from '../../src/server.js';
+import { startAllocationSampling } from './alloc-profile.js';
 import { createBareProxy } from './bare-proxy.js';
 import { spawnChild } from './child.js';
 import { requestBody } from './payloads.js';
@@ -107,11 +108,19 @@ try {
     await batch(payload, perRound * 3);
     const costs: number[] = [];
     const threadsBefore = threadTicks();
+    const stopSampling = process.env.BENCH_ALLOC === '1' ? await startAllocationSampling() : null;
     for (let r = 0; r < rounds; r++) {
       const before = process.cpuUsage();
       await batch(payload, perRound);
       const used = process.cpuUsage(before);
       costs.push((used.user + used.system) / perRound);
+    }
+    if (stopSampling !== null) {
+      const sites = [...(await stopSampling()).entries()].sort((a, b) => b[1] - a[1]);
+      const calls = rounds * perRound;
+      const total = sites.reduce((n, [, bytes]) => n + bytes, 0);
+      say(`allocated ~${(total / calls / 1024).toFixed(1)} KB per call (sampled); top sites, bytes per call:`);
+      for (const [site, bytes] of sites.slice(0, 40)) say(`  ${(bytes / calls).toFixed(0).padStart(7)}  ${site}`);
     }
     if (process.env.BENCH_THREADS === '1') {
       const after = threadTicks();
