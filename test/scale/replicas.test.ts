@@ -132,8 +132,13 @@ describe('three replicas on one PostgreSQL', { skip: pgSkipReason() ?? false }, 
     const load = Promise.all(Array.from({ length: 12 }, (_, n) => worker(n)));
     await new Promise((resolve) => setTimeout(resolve, 700));
     const t0 = performance.now();
-    await cluster.pg.restart({ downMs: 1500 });
+    const restarting = cluster.pg.restart({ downMs: 1500 });
+    await new Promise((resolve) => setTimeout(resolve, 600));
+    // A management read needs the database: 503 (retry), not 500 and not 401.
+    const usageWhileDown = await request(A, 'GET', '/key', free.token);
+    await restarting;
     const outage = performance.now() - t0;
+    assert.equal(usageWhileDown.status, 503, JSON.stringify(usageWhileDown.body));
     await new Promise((resolve) => setTimeout(resolve, 1000));
     running = false;
     await load;

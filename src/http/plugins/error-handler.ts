@@ -1,5 +1,6 @@
 import type { FastifyError, FastifyInstance } from 'fastify';
 import { errors, isGatewayError, renderError, type GatewayError } from '../../errors/index.js';
+import { isStoreUnavailable } from '../../store/unavailable.js';
 
 /** Maps Fastify's own client errors (bad JSON, size, media type) to the registry. */
 function fromFastify(error: FastifyError, bodyLimit: number): GatewayError {
@@ -20,6 +21,8 @@ function fromFastify(error: FastifyError, bodyLimit: number): GatewayError {
   }
   const status = error.statusCode ?? 500;
   if (status >= 400 && status < 500) return errors.invalidRequest(error.message);
+  // The database away (restart, failover): retry later, not a server bug (docs/deploy.md).
+  if (isStoreUnavailable(error)) return errors.serviceUnavailable('The database is temporarily unreachable; retry shortly', { retryable: true });
   return errors.internal(error);
 }
 
