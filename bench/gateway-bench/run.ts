@@ -77,8 +77,13 @@ function commit(): string {
 async function main(): Promise<void> {
   const pin = pinning();
   const portkeyDir = join(repoRoot, 'bench', '.portkey');
+  const profDir = values['cpu-prof'];
+  const switchyardNodeArgs = [
+    ...(values['node-args'] ?? '').split(' ').filter((a) => a !== ''),
+    ...(profDir === undefined ? [] : ['--cpu-prof', `--cpu-prof-dir=${resolve(profDir)}`]),
+  ];
   if (values.soak !== undefined || values.streams !== undefined) {
-    const fleet = await startFleet({ names: ['bare', 'switchyard'], pin, portkeyDir, switchyardLogLevel: values['log-level'] ?? 'info' });
+    const fleet = await startFleet({ names: ['bare', 'switchyard'], pin, portkeyDir, switchyardLogLevel: values['log-level'] ?? 'info', switchyardNodeArgs });
     try {
       const md = values.soak !== undefined ? await runSoak(fleet, { minutes: Number(values.soak), log }) : await runStreams(fleet, { streams: Number(values.streams), log });
       process.stdout.write(md);
@@ -88,17 +93,7 @@ async function main(): Promise<void> {
     }
     return;
   }
-  const profDir = values['cpu-prof'];
-  const fleet = await startFleet({
-    names,
-    pin,
-    portkeyDir,
-    switchyardLogLevel: values['log-level'] ?? 'info',
-    switchyardNodeArgs: [
-      ...(values['node-args'] ?? '').split(' ').filter((a) => a !== ''),
-      ...(profDir === undefined ? [] : ['--cpu-prof', `--cpu-prof-dir=${resolve(profDir)}`]),
-    ],
-  });
+  const fleet = await startFleet({ names, pin, portkeyDir, switchyardLogLevel: values['log-level'] ?? 'info', switchyardNodeArgs });
   const cellRuns: CellRun[] = [];
   const probeRuns: ProbeRun[] = [];
   const cells: Cell[] = (values.cells ?? '')

@@ -5,8 +5,13 @@ import { peakRssBytes } from './proc.js';
 import { percentile, Samples } from './stats.js';
 import type { Fleet } from './targets.js';
 
-/** The upstream spaces its 21 events by this much, so each stream lasts ~1 s (a brisk model). */
+/**
+ * A model streaming 20 events a second for ~5 s: 100 content events 50 ms apart. With 512
+ * streams that is ~100 new calls and ~10,000 events a second — what one shared core can also
+ * generate and consume on the client side (25,000 events/s saturated the load generator).
+ */
 const INTERVAL_MS = 50;
+const CONTENT_EVENTS = 100;
 const STALL_MS = 100;
 
 interface StreamStats {
@@ -17,9 +22,14 @@ interface StreamStats {
   stalls: number;
 }
 
-function oneStream(agent: Agent, endpoint: Endpoint, body: string, stats: StreamStats): Promise<void> {
+function oneStream(agent: Agent, endpoint: Endpoint, body: string, stats: StreamStats | null): Promise<void> {
   const url = new URL(endpoint.url);
   return new Promise((resolve) => {
+    if (stats === null) {
+      // Warm-up: same traffic, nothing recorded.
+      stats = { streams: 0, failures: 0, firstChunk: new Samples(), gaps: new Samples(), stalls: 0 };
+    }
+    const s = stats;
     const start = performance.now();
     let last = -1;
     const req = request(
@@ -28,42 +38,51 @@ function oneStream(agent: Agent, endpoint: Endpoint, body: string, stats: Stream
         res.on('data', () => {
           const now = performance.now();
           if (last < 0) {
-            stats.firstChunk.push(now - start);
-            if (now - start > STALL_MS) stats.stalls++;
+            s.firstChunk.push(now - start);
+            if (now - start > STALL_MS) s.stalls++;
           } else {
-            stats.gaps.push(now - last);
-            if (now - last > STALL_MS) stats.stalls++;
+            s.gaps.push(now - last);
+            if (now - last > STALL_MS) s.stalls++;
           }
           last = now;
         });
         res.on('end', () => {
-          if (res.statusCode === 200) stats.streams++;
-          else stats.failures++;
+          if (res.statusCode === 200) s.streams++;
+          else s.failures++;
           resolve();
         });
         res.on('error', () => {
-          stats.failures++;
+          s.failures++;
           resolve();
         });
       },
     );
     req.on('error', () => {
-      stats.failures++;
+      s.failures++;
       resolve();
     });
     req.end(body);
   });
 }
 
-async function measure(endpoint: Endpoint, concurrency: number, seconds: number): Promise<StreamStats> {
+/**
+ * `concurrency` clients, each looping over streams for warm-up + measured seconds. Client starts
+ * are spread over one stream's duration, so arrivals are steady (not waves of 512 at once);
+ * only streams that start after the warm-up are recorded.
+ */
+async function measure(endpoint: Endpoint, concurrency: number, warmupS: number, seconds: number): Promise<StreamStats> {
   const agent = new Agent({ keepAlive: true, maxSockets: concurrency });
   const stats: StreamStats = { streams: 0, failures: 0, firstChunk: new Samples(), gaps: new Samples(), stalls: 0 };
-  const body = requestBody(true, { bench_chunk_interval_ms: INTERVAL_MS });
-  const until = performance.now() + seconds * 1000;
-  const client = async () => {
-    while (performance.now() < until) await oneStream(agent, endpoint, body, stats);
+  const body = requestBody(true, { bench_chunk_interval_ms: INTERVAL_MS, bench_stream_events: CONTENT_EVENTS });
+  const begin = performance.now();
+  const recordFrom = begin + warmupS * 1000;
+  const until = recordFrom + seconds * 1000;
+  const streamMs = INTERVAL_MS * (CONTENT_EVENTS + 4);
+  const client = async (i: number) => {
+    await new Promise((r) => setTimeout(r, (i / concurrency) * streamMs));
+    while (performance.now() < until) await oneStream(agent, endpoint, body, performance.now() >= recordFrom ? stats : null);
   };
-  await Promise.all(Array.from({ length: concurrency }, client));
+  await Promise.all(Array.from({ length: concurrency }, (_, i) => client(i)));
   agent.destroy();
   return stats;
 }
@@ -73,14 +92,13 @@ export async function runStreams(fleet: Fleet, options: { streams: number; log: 
   const lines = [
     `# ${options.streams} concurrent streams ${new Date().toISOString()}`,
     '',
-    `Each stream: 21 events ${INTERVAL_MS} ms apart from the upstream; every client loops for 10 s after a 3 s warm-up. A stall is a first chunk later than ${STALL_MS} ms or a gap between chunks longer than ${STALL_MS} ms.`,
+    `Each stream: ${CONTENT_EVENTS + 4} events from the upstream (role, ${CONTENT_EVENTS} content, finish, usage), the first at once, then ${INTERVAL_MS} ms apart (~${Math.round(1000 / INTERVAL_MS)} events/s). Clients start spread over one stream's length and loop; streams starting in the 20 s after an 8 s warm-up are recorded. A stall is a first chunk later than ${STALL_MS} ms or a gap between chunks longer than ${STALL_MS} ms.`,
     '',
     '| target | streams | failures | first chunk p50 / p99 / max ms | gap p99 / max ms | stalls > 100 ms | peak RSS MB |',
     '|---|---:|---:|---:|---:|---:|---:|',
   ];
   for (const target of fleet.targets) {
-    await measure(target.endpoint, options.streams, 3);
-    const s = await measure(target.endpoint, options.streams, 10);
+    const s = await measure(target.endpoint, options.streams, 8, 20);
     const fc = s.firstChunk.sorted();
     const gaps = s.gaps.sorted();
     const max = (a: Float64Array) => (a.length === 0 ? Number.NaN : (a[a.length - 1] ?? Number.NaN));

@@ -1,8 +1,8 @@
 /**
  * Fake OpenAI-compatible upstream (plain node:http, no artificial delay): POST
  * …/chat/completions answers the ~1.5 KB completion, or with `"stream": true` the 20-event SSE
- * stream, each event its own write. A body field `bench_chunk_interval_ms` paces the events
- * (used only by the 512-stream stall test). Prints nothing; reports its port over IPC.
+ * stream, each event its own write. Body fields `bench_chunk_interval_ms` and
+ * `bench_stream_events` pace and lengthen the stream (used only by the concurrent-stream test). Prints nothing; reports its port over IPC.
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { reportReady } from '../child.js';
@@ -14,24 +14,40 @@ const EVENTS = sseEvents().map((e) => Buffer.from(e));
 interface Wanted {
   stream: boolean;
   intervalMs: number;
+  /** Paced streams only: this many content events (cycling over the answer), default the answer once. */
+  events: number;
 }
 
 function wanted(raw: string): Wanted {
   try {
     const body: unknown = JSON.parse(raw);
-    if (typeof body !== 'object' || body === null) return { stream: false, intervalMs: 0 };
+    if (typeof body !== 'object' || body === null) return { stream: false, intervalMs: 0, events: 0 };
     const o = body as Record<string, unknown>;
     const interval = typeof o.bench_chunk_interval_ms === 'number' ? o.bench_chunk_interval_ms : 0;
-    return { stream: o.stream === true, intervalMs: interval };
+    const events = typeof o.bench_stream_events === 'number' ? o.bench_stream_events : 0;
+    return { stream: o.stream === true, intervalMs: interval, events };
   } catch {
-    return { stream: false, intervalMs: 0 };
+    return { stream: false, intervalMs: 0, events: 0 };
   }
 }
 
-function paced(res: ServerResponse, intervalMs: number): void {
-  let i = 0;
+/** Role, `count` content events cycling over the answer (0: the answer once), finish, usage, [DONE]. */
+function pacedEvents(count: number): Buffer[] {
+  if (count <= 0) return EVENTS;
+  const content = EVENTS.slice(1, -3);
+  const out: Buffer[] = EVENTS.slice(0, 1);
+  for (let i = 0; i < count; i++) out.push(content[i % content.length] ?? Buffer.alloc(0));
+  return [...out, ...EVENTS.slice(-3)];
+}
+
+/** First event at once (the gateway's time to first chunk is what is measured), then one per interval. */
+function paced(res: ServerResponse, intervalMs: number, count: number): void {
+  const events = pacedEvents(count);
+  const first = events[0];
+  if (first !== undefined) res.write(first);
+  let i = 1;
   const timer = setInterval(() => {
-    const event = EVENTS[i++];
+    const event = events[i++];
     if (event === undefined || res.destroyed) {
       clearInterval(timer);
       if (!res.writableEnded) res.end();
@@ -55,7 +71,7 @@ function answer(req: IncomingMessage, res: ServerResponse, raw: string): void {
   }
   res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
   if (w.intervalMs > 0) {
-    paced(res, w.intervalMs);
+    paced(res, w.intervalMs, w.events);
     return;
   }
   for (const event of EVENTS) res.write(event);
