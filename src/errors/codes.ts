@@ -63,4 +63,7 @@ export const errors = {
     new GatewayError({ status: 502, code: 'provider_unavailable', message, metadata }),
   serviceUnavailable: (message = 'Service temporarily unavailable', metadata?: ErrorMetadata) =>
     new GatewayError({ status: 503, code: 'provider_overloaded', message, metadata }),
+  /** Our own database cannot answer (not a provider problem): retry shortly. */
+  storeUnavailable: (message: string) =>
+    new GatewayError({ status: 503, code: 'store_unavailable', message, metadata: { retryable: true }, headers: { 'retry-after': '1' } }),
 } as const;

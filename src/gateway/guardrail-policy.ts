@@ -94,7 +94,7 @@ export class GuardrailPolicyResolver implements PolicyResolver {
           // The store could not be read: the last policy loaded within the grace still applies.
           const kept = this.entries.get(slot);
           if (kept !== undefined && nowMs - kept.loadedAtMs <= (this.deps.graceMs ?? 60_000)) return kept.policy;
-          throw errors.serviceUnavailable('Guardrails cannot be read right now; retry shortly', { retryable: true });
+          throw errors.storeUnavailable('Guardrails cannot be read right now; retry shortly');
         },
       );
       this.loads.set(slot, load);

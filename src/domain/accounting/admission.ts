@@ -11,7 +11,7 @@ const MAX_ROUNDS = 50;
 /** The store could not grant a lease (unreachable): the call gets 503, not a budget refusal. */
 export class GrantFailed extends Error {
   toGatewayError(): GatewayError {
-    return errors.serviceUnavailable('Spending limits cannot be checked right now; retry shortly', { retryable: true });
+    return errors.storeUnavailable('Spending limits cannot be checked right now; retry shortly');
   }
 }
 

@@ -121,7 +121,7 @@ export class KeyAuthenticator {
         return hit.record;
       }
       this.options.observer?.unavailable?.();
-      throw errors.serviceUnavailable('The key store is temporarily unreachable; retry shortly', { retryable: true });
+      throw errors.storeUnavailable('The key store is temporarily unreachable; retry shortly');
     }
   }
 
