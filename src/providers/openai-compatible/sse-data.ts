@@ -7,8 +7,10 @@ export interface StreamIdentity {
 }
 
 /**
- * The `data:` payloads of an OpenAI-style SSE stream as JSON objects, up to `[DONE]`. After
- * `[DONE]` the body is drained (so the socket goes back to the pool). An `{error:{…}}` payload
+ * The `data:` payloads of an OpenAI-style SSE stream as JSON objects, up to `[DONE]`. At `[DONE]`
+ * the stream ends for the caller at once; the rest of the body (normally just its end) is drained
+ * in the background, under the idle timer, so the socket still goes back to the pool — the
+ * client's last chunk no longer waits for the upstream to close. An `{error:{…}}` payload
  * (OpenRouter / OpenAI mid-stream error) throws an UpstreamError of kind `stream`.
  * Returns whether `[DONE]` was seen.
  */
@@ -34,11 +36,23 @@ export async function* openAiSseData(res: UpstreamResponse, who: StreamIdentity)
     if (parsed.error !== undefined && parsed.error !== null) throw streamError(parsed.error, who);
     return parsed;
   };
+  const chunks = res.chunks()[Symbol.asyncIterator]();
+  let handedOff = false;
   try {
-    for await (const bytes of res.chunks()) {
-      for (const event of parser.push(bytes)) {
+    for (;;) {
+      const step = await chunks.next();
+      if (step.done === true) {
+        handedOff = true;
+        break;
+      }
+      for (const event of parser.push(step.value)) {
         const record = payload(event);
         if (record !== null) yield record;
+      }
+      if (done) {
+        handedOff = true;
+        void drainRest(chunks);
+        return true;
       }
     }
     for (const event of parser.end()) {
@@ -47,9 +61,20 @@ export async function* openAiSseData(res: UpstreamResponse, who: StreamIdentity)
     }
   } catch (err) {
     if (!done) throw err;
-    // A failure after [DONE] (e.g. the upstream never closed) loses nothing.
+  } finally {
+    // The caller stopped early (or a chunk failed): close the body, as a for-await would.
+    if (!handedOff) await chunks.return?.();
   }
   return done;
+}
+
+/** Reads what follows `[DONE]` to the end; a failure there (e.g. the upstream never closed) loses nothing. */
+async function drainRest(chunks: AsyncIterator<Buffer>): Promise<void> {
+  try {
+    for (;;) if ((await chunks.next()).done === true) return;
+  } catch {
+    // idle timeout or reset after the answer was complete
+  }
 }
 
 function streamError(error: unknown, who: StreamIdentity): Error {
