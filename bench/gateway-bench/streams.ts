@@ -92,7 +92,7 @@ export async function runStreams(fleet: Fleet, options: { streams: number; log: 
   const lines = [
     `# ${options.streams} concurrent streams ${new Date().toISOString()}`,
     '',
-    `Each stream: ${CONTENT_EVENTS + 4} events from the upstream (role, ${CONTENT_EVENTS} content, finish, usage), the first at once, then ${INTERVAL_MS} ms apart (~${Math.round(1000 / INTERVAL_MS)} events/s). Clients start spread over one stream's length and loop; streams starting in the 20 s after an 8 s warm-up are recorded. A stall is a first chunk later than ${STALL_MS} ms or a gap between chunks longer than ${STALL_MS} ms.`,
+    `Each stream: role at once, ${CONTENT_EVENTS} content events ${INTERVAL_MS} ms apart (~${Math.round(1000 / INTERVAL_MS)} events/s), then finish, usage and [DONE] together, as providers send them. Clients start spread over one stream's length and loop; streams starting in the 20 s after an 8 s warm-up are recorded. A stall is a first chunk later than ${STALL_MS} ms or a gap between chunks longer than ${STALL_MS} ms.`,
     '',
     '| target | streams | failures | first chunk p50 / p99 / max ms | gap p99 / max ms | stalls > 100 ms | peak RSS MB |',
     '|---|---:|---:|---:|---:|---:|---:|',

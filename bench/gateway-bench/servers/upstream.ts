@@ -40,20 +40,31 @@ function pacedEvents(count: number): Buffer[] {
   return [...out, ...EVENTS.slice(-3)];
 }
 
-/** First event at once (the gateway's time to first chunk is what is measured), then one per interval. */
+/**
+ * First event at once (the gateway's time to first chunk is what is measured), then one content
+ * event per interval; finish, usage and `[DONE]` leave together and the body ends, as real
+ * providers do.
+ */
 function paced(res: ServerResponse, intervalMs: number, count: number): void {
   const events = pacedEvents(count);
-  const first = events[0];
+  const tail = events.slice(-3);
+  const body = events.slice(0, -3);
+  const first = body[0];
   if (first !== undefined) res.write(first);
   let i = 1;
   const timer = setInterval(() => {
-    const event = events[i++];
-    if (event === undefined || res.destroyed) {
+    if (res.destroyed) {
       clearInterval(timer);
-      if (!res.writableEnded) res.end();
       return;
     }
-    res.write(event);
+    const event = body[i++];
+    if (event !== undefined) {
+      res.write(event);
+      return;
+    }
+    clearInterval(timer);
+    for (const e of tail) res.write(e);
+    res.end();
   }, intervalMs);
   res.on('close', () => clearInterval(timer));
 }
