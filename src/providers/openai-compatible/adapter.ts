@@ -14,7 +14,7 @@ import { primeStream } from '../primed-stream.js';
 import type { CallContext, ProviderAdapter, ProviderEndpointConfig } from '../types.js';
 import { chatBody, completionBody, endpointUrl, requestHeaders } from './wire-request.js';
 import { chatChunk, chatResponse, completionChoices, deltaText, estimatedUsage, promptText } from './wire-response.js';
-import { openAiSseData } from './sse-data.js';
+import { relayOpenAiStream } from './stream-relay.js';
 
 /**
  * The one adapter for every OpenAI-style vendor (OpenAI, OpenRouter, Groq, Together, Ollama…).
@@ -53,50 +53,35 @@ export class OpenAiCompatibleAdapter implements ProviderAdapter {
     return primeStream(this.chatChunks(res, endpoint, req, ctx));
   }
 
-  private async *chatChunks(
-    res: UpstreamResponse,
-    endpoint: ProviderEndpointConfig,
-    req: CanonicalChatRequest,
-    ctx: CallContext,
-  ): AsyncGenerator<CanonicalChunk, void, undefined> {
-    const meta = { id: `gen-${ctx.requestId}`, model: req.model, created: nowSeconds() };
-    let usage: CanonicalUsage | null = null;
-    let sawFinish = false;
-    let output = '';
-    const data = openAiSseData(res, endpoint);
-    try {
-      for (;;) {
-        const step = await data.next();
-        if (step.done === true) {
-          if (!step.value && !sawFinish) throw protocolError(endpoint.providerId, 'Provider stream ended before completion');
-          break;
-        }
-        const chunk = chatChunk(step.value, meta);
+  private chatChunks(res: UpstreamResponse, endpoint: ProviderEndpointConfig, req: CanonicalChatRequest, ctx: CallContext): AsyncGenerator<CanonicalChunk, void, undefined> {
+    return relayOpenAiStream<CanonicalChunk>({
+      res,
+      endpoint,
+      meta: { id: `gen-${ctx.requestId}`, model: req.model, created: nowSeconds() },
+      step: (event, meta) => {
+        const chunk = chatChunk(event, meta);
         meta.id = chunk.id;
         meta.model = chunk.model;
         meta.created = chunk.created;
-        if (chunk.usage !== undefined) {
-          usage = chunk.usage; // held back: usage goes out in the last chunk only
-          delete chunk.usage;
-        }
-        if (chunk.choices.length === 0) continue;
+        const usage = chunk.usage ?? null;
+        delete chunk.usage; // held back: usage goes out in the last chunk only
+        let text = '';
+        let finished = false;
         for (const choice of chunk.choices) {
-          output += deltaText(choice.delta);
-          if (choice.finish_reason !== null) sawFinish = true;
+          text += deltaText(choice.delta);
+          if (choice.finish_reason !== null) finished = true;
         }
-        yield chunk;
-      }
-    } finally {
-      await data.return(false);
-    }
-    yield {
-      id: meta.id,
-      object: 'chat.completion.chunk',
-      created: meta.created,
-      model: meta.model,
-      choices: [],
-      usage: usage ?? estimatedUsage(promptText(req.messages), output),
-    };
+        return { chunk: chunk.choices.length === 0 ? null : chunk, usage, text, finished };
+      },
+      last: (meta, usage, output) => ({
+        id: meta.id,
+        object: 'chat.completion.chunk',
+        created: meta.created,
+        model: meta.model,
+        choices: [],
+        usage: usage ?? estimatedUsage(promptText(req.messages), output),
+      }),
+    });
   }
 
   async completion(endpoint: ProviderEndpointConfig, req: CanonicalCompletionRequest, ctx: CallContext): Promise<CanonicalCompletionResponse> {
@@ -123,48 +108,39 @@ export class OpenAiCompatibleAdapter implements ProviderAdapter {
     return primeStream(this.completionChunks(res, endpoint, req, ctx));
   }
 
-  private async *completionChunks(
+  private completionChunks(
     res: UpstreamResponse,
     endpoint: ProviderEndpointConfig,
     req: CanonicalCompletionRequest,
     ctx: CallContext,
   ): AsyncGenerator<CanonicalCompletionChunk, void, undefined> {
-    const meta = { id: `gen-${ctx.requestId}`, model: req.model, created: nowSeconds() };
-    let usage: CanonicalUsage | null = null;
-    let sawFinish = false;
-    let output = '';
-    const data = openAiSseData(res, endpoint);
-    try {
-      for (;;) {
-        const step = await data.next();
-        if (step.done === true) {
-          if (!step.value && !sawFinish) throw protocolError(endpoint.providerId, 'Provider stream ended before completion');
-          break;
-        }
-        const body = step.value;
-        meta.id = str(body.id) ?? meta.id;
-        meta.model = str(body.model) ?? meta.model;
-        meta.created = int(body.created) ?? meta.created;
-        usage = parseOpenAiUsage(body.usage) ?? usage;
-        const choices = completionChoices(body);
-        if (choices.length === 0) continue;
-        for (const c of choices) {
-          output += c.text;
-          if (c.finish_reason !== null) sawFinish = true;
-        }
-        yield { id: meta.id, object: 'text_completion', created: meta.created, model: meta.model, choices };
-      }
-    } finally {
-      await data.return(false);
-    }
-    yield {
-      id: meta.id,
-      object: 'text_completion',
-      created: meta.created,
-      model: meta.model,
-      choices: [],
-      usage: usage ?? estimatedUsage(promptOf(req), output),
-    };
+    return relayOpenAiStream<CanonicalCompletionChunk>({
+      res,
+      endpoint,
+      meta: { id: `gen-${ctx.requestId}`, model: req.model, created: nowSeconds() },
+      step: (event, meta) => {
+        meta.id = str(event.id) ?? meta.id;
+        meta.model = str(event.model) ?? meta.model;
+        meta.created = int(event.created) ?? meta.created;
+        const choices = completionChoices(event);
+        const chunk: CanonicalCompletionChunk | null =
+          choices.length === 0 ? null : { id: meta.id, object: 'text_completion', created: meta.created, model: meta.model, choices };
+        return {
+          chunk,
+          usage: parseOpenAiUsage(event.usage),
+          text: choices.map((c) => c.text).join(''),
+          finished: choices.some((c) => c.finish_reason !== null),
+        };
+      },
+      last: (meta, usage, output) => ({
+        id: meta.id,
+        object: 'text_completion',
+        created: meta.created,
+        model: meta.model,
+        choices: [],
+        usage: usage ?? estimatedUsage(promptOf(req), output),
+      }),
+    });
   }
 }
 
