@@ -20,18 +20,9 @@ export type ResponseFormat =
     }
   | { type: string; [key: string]: unknown };
 
-/**
- * What a provider adapter receives. `model` is the UPSTREAM model name (already resolved by
- * routing). Typed fields are the ones adapters may translate; every other field of the client
- * body that is meant for the upstream lives in `extra` and is forwarded untouched by
- * OpenAI-compatible adapters (other wire formats ignore what they cannot express).
- */
-export interface CanonicalChatRequest {
-  model: string;
-  messages: ChatMessage[];
-  stream?: boolean;
+/** Sampling parameters both request kinds carry (chat and legacy completions). */
+export interface SamplingParameters {
   max_tokens?: number | null;
-  max_completion_tokens?: number | null;
   temperature?: number | null;
   top_p?: number | null;
   top_k?: number | null;
@@ -43,15 +34,28 @@ export interface CanonicalChatRequest {
   seed?: number | null;
   stop?: string | string[] | null;
   logit_bias?: Record<string, number> | null;
-  logprobs?: boolean | null;
   top_logprobs?: number | null;
+  user?: string;
+}
+
+/**
+ * What a provider adapter receives. `model` is the UPSTREAM model name (already resolved by
+ * routing). Typed fields are the ones adapters may translate; every other field of the client
+ * body that is meant for the upstream lives in `extra` and is forwarded untouched by
+ * OpenAI-compatible adapters (other wire formats ignore what they cannot express).
+ */
+export interface CanonicalChatRequest extends SamplingParameters {
+  model: string;
+  messages: ChatMessage[];
+  stream?: boolean;
+  max_completion_tokens?: number | null;
+  logprobs?: boolean | null;
   tools?: Tool[];
   tool_choice?: ToolChoice;
   parallel_tool_calls?: boolean | null;
   response_format?: ResponseFormat;
   reasoning?: ReasoningConfig;
   reasoning_effort?: ReasoningEffort | null;
-  user?: string;
   metadata?: Record<string, string>;
   extra: Record<string, unknown>;
 }

@@ -1,26 +1,12 @@
-import type { CanonicalChatRequest } from './chat-request.js';
+import type { SamplingParameters } from './chat-request.js';
 import type { FinishReason } from './chat-response.js';
 import type { CanonicalUsage } from './usage.js';
 
 /** Legacy `POST /completions` (reference §7.1). `model` is the upstream name. */
-export interface CanonicalCompletionRequest {
+export interface CanonicalCompletionRequest extends SamplingParameters {
   model: string;
   prompt: string | string[];
   stream?: boolean;
-  max_tokens?: number | null;
-  temperature?: number | null;
-  top_p?: number | null;
-  top_k?: number | null;
-  min_p?: number | null;
-  top_a?: number | null;
-  frequency_penalty?: number | null;
-  presence_penalty?: number | null;
-  repetition_penalty?: number | null;
-  seed?: number | null;
-  stop?: string | string[] | null;
-  logit_bias?: Record<string, number> | null;
-  top_logprobs?: number | null;
-  user?: string;
   extra: Record<string, unknown>;
 }
 
@@ -66,4 +52,4 @@ export const SHARED_SAMPLING_FIELDS = [
   'logit_bias',
   'top_logprobs',
   'user',
-] as const satisfies readonly (keyof CanonicalCompletionRequest & keyof CanonicalChatRequest)[];
+] as const satisfies readonly (keyof SamplingParameters)[];
