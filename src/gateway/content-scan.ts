@@ -87,17 +87,18 @@ function rewrite(kind: CallKind, body: ModelCallBody, changes: { place: Place; t
  * Screens a request with the combined content filters of its guardrails before anything leaves
  * for an upstream. `block` refuses with 403 naming the filter (never the matched text); `redact`
  * returns a body with each match replaced by its label; `flag` lets it through with the flag.
- * A detector that fails refuses the request (503) unless `failOpen`.
+ * A detector that fails refuses the request (503) unless `failOpen`. `texts` are the texts as
+ * sent (redacted), so the caller need not walk the body again.
  */
 export function screenRequest(options: {
   kind: CallKind;
   body: ModelCallBody;
   filters: CompiledFilterSet;
   failOpen: boolean;
-}): { body: ModelCallBody; flags: string[]; redactions: number } {
+}): { body: ModelCallBody; texts: readonly TextSegment[]; flags: string[]; redactions: number } {
   const { kind, body } = options;
   const found = collectTexts(kind, body);
-  if (found.segments.length === 0) return { body, flags: [], redactions: 0 };
+  if (found.segments.length === 0) return { body, texts: [], flags: [], redactions: 0 };
   const result = scan(options.filters, found.segments, { failOpen: options.failOpen });
   if (result.blocked !== null) {
     const name = result.blocked.filter;
@@ -108,5 +109,10 @@ export function screenRequest(options: {
     const place = found.places[i];
     if (place !== undefined && segment !== found.segments[i]) changes.push({ place, text: segment.text });
   });
-  return { body: changes.length === 0 ? body : rewrite(kind, body, changes), flags: result.flags, redactions: result.redactions };
+  return {
+    body: changes.length === 0 ? body : rewrite(kind, body, changes),
+    texts: result.segments,
+    flags: result.flags,
+    redactions: result.redactions,
+  };
 }

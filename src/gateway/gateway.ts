@@ -18,6 +18,7 @@ import type { ProviderEndpointConfig, ProviderRegistry } from '../providers/inde
 import { AttemptsFailed, firstSuccessful, type Attempt } from './attempts.js';
 import { costOf, estimateCost, type CallCost } from './cost.js';
 import { checkMessages } from './message-rules.js';
+import type { TextSegment } from '../filters/index.js';
 import { collectTexts, screenRequest } from './content-scan.js';
 import type { PolicyResolver, RequestPolicy } from './policy.js';
 import { noPresets, type AppliedPreset, type PresetResolver } from './preset-hook.js';
@@ -75,6 +76,13 @@ function promptText(kind: CallKind, body: ModelCallBody): string {
   return collectTexts(kind, body).segments.map((s) => s.text).join('\n');
 }
 
+/** Length of those texts joined by newlines, without building the string. */
+function promptChars(texts: readonly TextSegment[]): number {
+  let n = Math.max(0, texts.length - 1);
+  for (const t of texts) n += t.text.length;
+  return n;
+}
+
 /** A routing refusal as the client sees it; a guardrail rule's 403 also names the guardrails that set it. */
 function policyRefusal(refusal: RouteRefusal, policy: RequestPolicy) {
   const error = refusalToError(refusal);
@@ -119,13 +127,15 @@ export class Gateway {
     });
     if (!plan.ok) throw policyRefusal(plan.refusal, policy);
     let flags: string[] = [];
+    let texts: readonly TextSegment[] | null = null;
     if (policy.filters !== null) {
       const screened = screenRequest({ kind, body, filters: policy.filters, failOpen: this.deps.filtersFailOpen === true });
       body = screened.body;
       flags = screened.flags;
+      texts = screened.texts;
     }
     const maxTokens = (kind === 'chat' ? (body as ChatRequestBody).max_completion_tokens : null) ?? body.max_tokens ?? null;
-    const estimate = estimateCost({ promptChars: promptText(kind, body).length, maxTokens, candidates: plan.candidates });
+    const estimate = estimateCost({ promptChars: promptChars(texts ?? collectTexts(kind, body).segments), maxTokens, candidates: plan.candidates });
     const reservation = await this.deps.meter.reserve(key, estimate, policy.budgets);
     return {
       kind,
