@@ -1,8 +1,8 @@
-import { randomBytes } from 'node:crypto';
 import { estimateTokens, type CanonicalUsage, type ChatMessage } from '../canonical/index.js';
 import { toCanonicalChatRequest } from '../canonical/index.js';
 import type { Catalog } from '../catalog/index.js';
 import type { Clock } from '../domain/common/clock.js';
+import { randomHex } from '../domain/common/ids.js';
 import type { GenerationRecord, Meter, Reservation } from '../domain/accounting/types.js';
 import type { KeyRecord } from '../domain/keys/types.js';
 import {
@@ -69,7 +69,7 @@ export interface SettleInput {
   cancelled: boolean;
 }
 
-const newGenerationId = (): string => `gen-${Date.now()}-${randomBytes(10).toString('hex')}`;
+const newGenerationId = (): string => `gen-${Date.now()}-${randomHex(10)}`;
 
 /** The text a call sends, for estimates: the same texts the content filters screen. */
 function promptText(kind: CallKind, body: ModelCallBody): string {
