@@ -27,7 +27,7 @@ describe('in-process change feed (SQLite)', () => {
     const file = tempSqlitePath();
     const mine = openSqlite(`sqlite:${file.path}`);
     const other = new BetterSqlite3(file.path);
-    const feed = new LocalChangeFeed({ externalChangeMarker: () => mine.dataVersion(), pollMs: 10 });
+    const feed = new LocalChangeFeed({ externalChangeMarker: () => mine.dataVersion(), pollMs: 10, refreshEveryMs: 0 });
     try {
       const seen: string[] = [];
       feed.subscribe('keys', (id) => seen.push(`keys:${id}`));
@@ -48,5 +48,31 @@ describe('in-process change feed (SQLite)', () => {
       await mine.db.destroy();
       file.cleanup();
     }
+  });
+
+  it('refresh() reads the marker at most once per refreshEveryMs, so a burst of authentications costs one read', async () => {
+    let reads = 0;
+    let version = 1;
+    const feed = new LocalChangeFeed({
+      externalChangeMarker: () => {
+        reads++;
+        return version;
+      },
+      refreshEveryMs: 30,
+    });
+    const seen: (string | null)[] = [];
+    feed.subscribe('keys', (id) => seen.push(id));
+    const before = reads;
+    version = 2;
+    feed.refresh();
+    for (let i = 0; i < 100; i++) feed.refresh();
+    assert.equal(reads - before, 1, 'one read for the burst');
+    assert.deepEqual(seen, [null], 'the change was seen by the first refresh');
+    version = 3;
+    feed.refresh();
+    assert.deepEqual(seen, [null], 'within the interval the marker is not read again');
+    await new Promise((resolve) => setTimeout(resolve, 40));
+    feed.refresh();
+    assert.deepEqual(seen, [null, null], 'after the interval the next refresh() reads it');
   });
 });

@@ -67,13 +67,20 @@ export interface LocalChangeFeedOptions {
   externalChangeMarker?: () => number | null;
   /** How often the marker is also polled by a timer, for caches that do not call refresh(). */
   pollMs?: number;
+  /**
+   * refresh() reads the marker at most once per this many ms (default 5): reading it opens a
+   * SQLite read transaction, ~20 µs, which every authentication would otherwise pay. Another
+   * process's write is then seen within this time; 0 reads on every refresh().
+   */
+  refreshEveryMs?: number;
   log?: LogFn;
 }
 
 /**
  * The feed of a single-process store (SQLite): publishing dispatches in-process; writes of other
- * processes on the same file (the CLI) are detected by the data_version marker, checked on every
- * refresh() and by a timer, and reported as "anything may have changed" on every topic.
+ * processes on the same file (the CLI) are detected by the data_version marker, checked by
+ * refresh() (at most every `refreshEveryMs`) and by a timer, and reported as "anything may have
+ * changed" on every topic.
  */
 export class LocalChangeFeed implements ChangeFeed {
   readonly kind = 'local' as const;
@@ -81,8 +88,12 @@ export class LocalChangeFeed implements ChangeFeed {
   private readonly marker: () => number | null;
   private lastMarker: number | null = null;
   private timer: NodeJS.Timeout | null = null;
+  private readonly refreshEveryMs: number;
+  /** performance.now() of the last marker read by refresh(). */
+  private lastRefreshAt = Number.NEGATIVE_INFINITY;
 
   constructor(private readonly options: LocalChangeFeedOptions = {}) {
+    this.refreshEveryMs = options.refreshEveryMs ?? 5;
     this.dispatcher = new ChangeDispatcher(options.log);
     this.marker = options.externalChangeMarker ?? (() => null);
     this.lastMarker = this.readMarker();
@@ -108,6 +119,16 @@ export class LocalChangeFeed implements ChangeFeed {
   }
 
   refresh(): void {
+    if (this.refreshEveryMs > 0) {
+      const now = performance.now();
+      if (now - this.lastRefreshAt < this.refreshEveryMs) return;
+      this.lastRefreshAt = now;
+    }
+    this.poll();
+  }
+
+  /** Reads the marker now and tells every subscriber if another process wrote since the last read. */
+  private poll(): void {
     const marker = this.readMarker();
     if (marker === this.lastMarker) return;
     this.lastMarker = marker;
@@ -117,7 +138,7 @@ export class LocalChangeFeed implements ChangeFeed {
   start(): Promise<void> {
     const pollMs = this.options.pollMs ?? 500;
     if (this.timer === null && this.options.externalChangeMarker !== undefined && pollMs > 0) {
-      this.timer = setInterval(() => this.refresh(), pollMs);
+      this.timer = setInterval(() => this.poll(), pollMs);
       this.timer.unref();
     }
     return Promise.resolve();
