@@ -51,11 +51,22 @@ function resolveModels(catalog: Catalog, options: PlanRouteOptions): CatalogMode
   return out;
 }
 
+/** The items a stage keeps; the same array when it keeps them all (the usual case: no copy). */
+function keptBy<T>(items: T[], stage: Stage<T>): T[] {
+  for (let i = 0; i < items.length; i++) {
+    if (stage.keep(items[i] as T)) continue;
+    const kept = items.slice(0, i);
+    for (let j = i + 1; j < items.length; j++) if (stage.keep(items[j] as T)) kept.push(items[j] as T);
+    return kept;
+  }
+  return items;
+}
+
 /** Applies the stages in order; reports the first stage after which nothing is left. */
 function applyStages<T>(items: T[], stages: readonly Stage<T>[]): { items: T[]; emptiedBy?: Stage<T>; removed: T[] } {
   let current = items;
   for (const stage of stages) {
-    const kept = current.filter((item) => stage.keep(item));
+    const kept = keptBy(current, stage);
     if (kept.length === 0) return { items: kept, emptiedBy: stage, removed: current };
     current = kept;
   }
