@@ -23,6 +23,7 @@ import { metricsRoute } from './http/routes/metrics.js';
 import { httpMetricsHook } from './observability/metrics.js';
 import { callLogLine } from './observability/call-log.js';
 import { asyncStdout } from './observability/log-destination.js';
+import { RequestLogController } from './observability/request-log.js';
 import type { App } from './http/types.js';
 import type { Services } from './services.js';
 
@@ -59,6 +60,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   const { services } = options;
   const app = Fastify({
     logger: loggerOptions(options.logger),
+    // Model calls log one line (the call-log line, or a compact one when refused); see request-log.ts.
+    logController: new RequestLogController(),
     bodyLimit: options.bodyLimitBytes,
     genReqId: () => `req_${randomUUID()}`,
     return503OnClosing: true,

@@ -17,6 +17,7 @@ import { SseWriter } from '../../gateway/sse-writer.js';
 import type { RouteCandidate } from '../../domain/routing/index.js';
 import { errorResponses } from '../schemas/common.js';
 import type { App } from '../types.js';
+import { markModelCallScope } from '../../observability/request-log.js';
 
 export interface ModelCallOptions {
   gateway: Gateway;
@@ -173,13 +174,20 @@ function settleStream(
 
 async function handle(kind: CallKind, gateway: Gateway, options: ModelCallOptions, request: FastifyRequest, reply: FastifyReply) {
   const call = await gateway.prepare({ kind, key: request.principal, body: request.body as ChatRequestBody | CompletionRequestBody, requestId: request.id });
+  // From here the gateway settles the call and logs its call-log line, whatever happens.
+  request.reachedGateway = true;
   reply.headers(callHeaders(call));
   if (call.stream) return respondStream(gateway, call, reply, options);
   return respondJson(gateway, call, reply);
 }
 
 /** POST /chat/completions and POST /completions (API keys only), JSON and SSE. */
-export function modelCallRoutes(app: App, options: ModelCallOptions): void {
+export function modelCallRoutes(parent: App, options: ModelCallOptions): void {
+  void parent.register(async (app: App) => modelCallScope(app, options));
+}
+
+function modelCallScope(app: App, options: ModelCallOptions): void {
+  markModelCallScope(app);
   const responses = errorResponses(400, 401, 402, 403, 404, 408, 413, 429, 500, 502, 503);
   app.post('/chat/completions', {
     schema: { tags: ['Model calls'], operationId: 'sendChatCompletionRequest', body: ChatRequestSchema, response: responses },
