@@ -18,19 +18,32 @@ export interface AttemptOutcome<T> {
 
 const DEFAULT_TIMEOUTS = { connectMs: 10_000, firstByteMs: 120_000, idleMs: 120_000 };
 
+/** Per catalog provider (a catalog is immutable; a reload builds new provider objects). */
+const configs = new WeakMap<CatalogProvider, ProviderEndpointConfig>();
+
+/** What an adapter needs to call a provider; built once per provider, frozen, shared by every call. */
 export function endpointConfig(provider: CatalogProvider): ProviderEndpointConfig {
-  return {
+  let config = configs.get(provider);
+  if (config === undefined) {
+    config = buildEndpointConfig(provider);
+    configs.set(provider, config);
+  }
+  return config;
+}
+
+function buildEndpointConfig(provider: CatalogProvider): ProviderEndpointConfig {
+  return Object.freeze({
     providerId: provider.id,
     kind: provider.kind,
     baseUrl: provider.baseUrl ?? '',
     apiKey: provider.getApiKey(),
-    headers: { ...provider.headers },
-    timeouts: {
+    headers: Object.freeze({ ...provider.headers }),
+    timeouts: Object.freeze({
       connectMs: provider.timeouts.connectMs ?? DEFAULT_TIMEOUTS.connectMs,
       firstByteMs: provider.timeouts.firstByteMs ?? DEFAULT_TIMEOUTS.firstByteMs,
       idleMs: provider.timeouts.idleMs ?? DEFAULT_TIMEOUTS.idleMs,
-    },
-  };
+    }),
+  });
 }
 
 /** Attaches the attempts made so far, so the caller can record them even when all failed. */

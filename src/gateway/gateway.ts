@@ -115,7 +115,8 @@ export class Gateway {
       throw errors.invalidRequest('model is required', { field: 'model' });
     }
     const policy = await this.deps.policy.resolve(key);
-    const requestParameters = Object.keys(body).filter((k) => body[k as keyof typeof body] !== undefined);
+    // Only require_parameters looks at which parameters the request sets.
+    const requestParameters = prefs.value.requireParameters ? Object.keys(body).filter((k) => body[k as keyof typeof body] !== undefined) : [];
     const plan = planRoute({
       catalog: this.deps.catalog,
       model: body.model,

@@ -7,7 +7,7 @@
 import type { Catalog, CatalogModel, ZdrGroup } from '../../catalog/index.js';
 import { NO_HEALTH_DATA } from './health.js';
 import { orderEntries } from './ordering.js';
-import { type Entry, type Stage, endpointStages, modelStages } from './stages.js';
+import { type Entry, type Stage, stagesFor } from './stages.js';
 import type { HealthView, ProviderPreferences, RouteRefusal, RouteResult, RoutingPolicy } from './types.js';
 import { DEFAULT_PREFERENCES } from './validate-preferences.js';
 
@@ -89,7 +89,8 @@ export function planRoute(options: PlanRouteOptions): RouteResult {
   const resolved = resolveModels(catalog, options);
   if (!Array.isArray(resolved)) return { ok: false, refusal: resolved };
 
-  const byModel = applyStages(resolved, modelStages(policy, prefs));
+  const stages = stagesFor(policy, prefs, options.requestParameters ?? []);
+  const byModel = applyStages(resolved, stages.models);
   if (byModel.emptiedBy) return { ok: false, refusal: refusalFor(byModel.emptiedBy, resolved, []) };
   const models = byModel.items;
 
@@ -100,8 +101,7 @@ export function planRoute(options: PlanRouteOptions): RouteResult {
       if (provider) entries.push({ model, modelIndex, endpoint, endpointIndex, provider });
     });
   });
-  const params = new Set(options.requestParameters ?? []);
-  const filtered = applyStages(entries, endpointStages(policy, prefs, params));
+  const filtered = applyStages(entries, stages.endpoints);
   if (filtered.emptiedBy) {
     const reasons = [...new Set(filtered.removed.map((e) => `provider "${e.provider.id}": ${e.provider.unavailableReason ?? 'unavailable'}`))];
     return { ok: false, refusal: refusalFor(filtered.emptiedBy, models, reasons) };
