@@ -1,9 +1,11 @@
-import type { Readable } from 'node:stream';
-import type { Dispatcher } from 'undici';
+import type { Pool } from 'undici';
 import { UpstreamPools, type UpstreamPoolOptions } from './pools.js';
-import { mapTransportError, type TransportErrorContext } from './transport-errors.js';
-import { abortedError, fromHttpStatus, parseRetryAfter, protocolError, timeoutError, UpstreamError } from './upstream-error.js';
+import type { TransportErrorContext } from './transport-errors.js';
+import { abortedError, fromHttpStatus, parseRetryAfter, protocolError } from './upstream-error.js';
 import { extractVendorError } from './error-body.js';
+import { UpstreamExchange, type UpstreamResponse } from './exchange.js';
+
+export type { UpstreamHeaders, UpstreamResponse } from './exchange.js';
 
 export interface UpstreamTimeouts {
   /** TCP/TLS connect. */
@@ -24,21 +26,6 @@ export interface UpstreamCall {
   apiKey: string | null;
   timeouts: UpstreamTimeouts;
   signal: AbortSignal;
-}
-
-export type UpstreamHeaders = Record<string, string | string[] | undefined>;
-
-export interface UpstreamResponse {
-  status: number;
-  headers: UpstreamHeaders;
-  /** The body as chunks under the first-byte / idle timers and the abort signal. Single use. */
-  chunks(): AsyncIterable<Buffer>;
-  /** Whole body as text, at most `maxBytes` (default: client limit) or a protocol error. */
-  text(maxBytes?: number): Promise<string>;
-  /** Whole body parsed as JSON (protocol error when it is not JSON). */
-  json(): Promise<unknown>;
-  /** Drops the body and frees the socket. Safe to call more than once. */
-  discard(): void;
 }
 
 export interface UpstreamHttpClientOptions extends UpstreamPoolOptions {
@@ -62,31 +49,38 @@ export class UpstreamHttpClient {
     this.maxBodyBytes = options.maxBodyBytes ?? 32 * 1024 * 1024;
   }
 
-  /** Sends the request; resolves with any status once headers arrived; rejects with UpstreamError. */
-  async send(call: UpstreamCall): Promise<UpstreamResponse> {
-    const started = Date.now();
+  /**
+   * Sends the request; resolves with any status once headers arrived; rejects with UpstreamError.
+   * A dispatch handler of our own (UpstreamExchange), not `pool.request`: no Readable per body,
+   * no AsyncResource, one abort listener.
+   */
+  send(call: UpstreamCall): Promise<UpstreamResponse> {
+    if (call.signal.aborted) return Promise.reject(abortedError(call.providerId, call.signal.reason));
+    let url: { origin: string; path: string };
+    let pool: Pool;
+    try {
+      url = this.target(call);
+      pool = this.pools.get(url.origin, call.timeouts.connectMs);
+    } catch (err) {
+      return Promise.reject(err);
+    }
     const ctx: TransportErrorContext = { providerId: call.providerId, apiKey: call.apiKey, signal: call.signal, timeouts: call.timeouts };
-    if (call.signal.aborted) throw abortedError(call.providerId, call.signal.reason);
-    const url = this.target(call);
-    const pool = this.pools.get(url.origin, call.timeouts.connectMs);
+    const exchange = new UpstreamExchange({ ctx, firstByteDeadline: Date.now() + call.timeouts.firstByteMs, maxBodyBytes: this.maxBodyBytes });
+    const started = exchange.started();
     const headers: Record<string, string> = { 'accept-encoding': 'identity', 'user-agent': 'switchyard', ...call.headers };
     if (call.body !== undefined && headers['content-type'] === undefined) headers['content-type'] = 'application/json';
-    let res: Dispatcher.ResponseData;
-    try {
-      res = await pool.request({
+    pool.dispatch(
+      {
         path: url.path,
         method: call.method ?? 'POST',
         headers,
         body: call.body ?? null,
-        signal: call.signal,
         headersTimeout: call.timeouts.firstByteMs,
-        bodyTimeout: 0, // our own first-byte / idle timers below
-      });
-    } catch (err) {
-      throw mapTransportError(err, ctx);
-    }
-    const firstByteDeadline = started + call.timeouts.firstByteMs;
-    return makeResponse(res.statusCode, res.headers as UpstreamHeaders, res.body, { ctx, firstByteDeadline, maxBodyBytes: this.maxBodyBytes });
+        bodyTimeout: 0, // the exchange's own first-byte / idle timer
+      },
+      exchange,
+    );
+    return started;
   }
 
   async close(): Promise<void> {
@@ -108,100 +102,6 @@ export class UpstreamHttpClient {
       this.targets.set(call.url, target);
     }
     return target;
-  }
-}
-
-interface ResponseSettings {
-  ctx: TransportErrorContext;
-  firstByteDeadline: number;
-  maxBodyBytes: number;
-}
-
-function makeResponse(status: number, headers: UpstreamHeaders, body: Readable, s: ResponseSettings): UpstreamResponse {
-  let used = false;
-  const discard = (): void => {
-    if (!body.destroyed) body.destroy();
-  };
-  const chunks = (): AsyncIterable<Buffer> => {
-    if (used) throw new Error('upstream body already consumed');
-    used = true;
-    return timedChunks(body, s);
-  };
-  const text = async (maxBytes = s.maxBodyBytes): Promise<string> => {
-    const parts: Buffer[] = [];
-    let size = 0;
-    for await (const chunk of chunks()) {
-      size += chunk.length;
-      if (size > maxBytes) {
-        discard();
-        throw protocolError(s.ctx.providerId, `Provider response exceeds ${maxBytes} bytes`);
-      }
-      parts.push(chunk);
-    }
-    return Buffer.concat(parts).toString('utf8');
-  };
-  const json = async (): Promise<unknown> => {
-    const raw = await text();
-    try {
-      return JSON.parse(raw) as unknown;
-    } catch (err) {
-      throw protocolError(s.ctx.providerId, 'Provider returned invalid JSON', err);
-    }
-  };
-  return { status, headers, chunks, text, json, discard };
-}
-
-/**
- * The body's chunks under the first-byte and idle timers. The idle timer is created once and
- * re-armed with `refresh()` each time a chunk is awaited; it is ignored when it fires while the
- * consumer holds a chunk (that time does not count). Timeout errors are built only when a timer
- * really fires: an Error per chunk (stack trace included) was a measurable part of every call.
- */
-async function* timedChunks(body: Readable, s: ResponseSettings): AsyncGenerator<Buffer, void, undefined> {
-  const { ctx } = s;
-  let first = true;
-  let waiting = true;
-  const fire = (): void => {
-    if (!waiting) return;
-    body.destroy(
-      first ? timeoutError(ctx.providerId, 'first byte', ctx.timeouts.firstByteMs) : timeoutError(ctx.providerId, 'idle', ctx.timeouts.idleMs),
-    );
-  };
-  const onAbort = (): void => {
-    body.destroy(abortedError(ctx.providerId, ctx.signal.reason));
-  };
-  ctx.signal.addEventListener('abort', onAbort, { once: true });
-  const iterator = body[Symbol.asyncIterator]() as AsyncIterator<Buffer>;
-  const firstByte = setTimeout(fire, Math.max(1, s.firstByteDeadline - Date.now()));
-  let idle: NodeJS.Timeout | null = null;
-  let finished = false;
-  try {
-    if (ctx.signal.aborted) onAbort();
-    for (;;) {
-      waiting = true;
-      if (!first) {
-        if (idle === null) idle = setTimeout(fire, ctx.timeouts.idleMs);
-        else idle.refresh();
-      }
-      const step = await iterator.next();
-      waiting = false;
-      if (step.done === true) {
-        finished = true;
-        return;
-      }
-      if (first) {
-        first = false;
-        clearTimeout(firstByte);
-      }
-      yield step.value;
-    }
-  } catch (err) {
-    throw mapTransportError(err, ctx);
-  } finally {
-    clearTimeout(firstByte);
-    if (idle !== null) clearTimeout(idle);
-    ctx.signal.removeEventListener('abort', onAbort);
-    if (!finished && !body.destroyed) body.destroy();
   }
 }
 

@@ -1,0 +1,301 @@
+import type { Dispatcher } from 'undici';
+import { mapTransportError, type TransportErrorContext } from './transport-errors.js';
+import { abortedError, protocolError, timeoutError, type UpstreamError } from './upstream-error.js';
+
+export type UpstreamHeaders = Record<string, string | string[] | undefined>;
+
+export interface UpstreamResponse {
+  status: number;
+  headers: UpstreamHeaders;
+  /** The body as chunks under the first-byte / idle timers and the abort signal. Single use. */
+  chunks(): AsyncIterable<Buffer>;
+  /** Whole body as text, at most `maxBytes` (default: client limit) or a protocol error. */
+  text(maxBytes?: number): Promise<string>;
+  /** Whole body parsed as JSON (protocol error when it is not JSON). */
+  json(): Promise<unknown>;
+  /** Drops the body and frees the socket. Safe to call more than once. */
+  discard(): void;
+}
+
+export interface ExchangeSettings {
+  ctx: TransportErrorContext;
+  /** Epoch ms by which the first body byte must have arrived (headers: undici's headersTimeout). */
+  firstByteDeadline: number;
+  maxBodyBytes: number;
+}
+
+/** Buffered bytes a reader has not taken yet before the socket is paused (a Readable's 64 KiB). */
+const PAUSE_BYTES = 64 * 1024;
+
+const DONE: IteratorResult<Buffer, undefined> = Object.freeze({ done: true, value: undefined });
+const EMPTY = Buffer.alloc(0);
+function fireTimer(exchange: UpstreamExchange): void {
+  exchange.timerFired();
+}
+
+/**
+ * One upstream request as an undici dispatch handler, and its response. Body bytes are kept as
+ * the Buffers undici hands over (no Readable, no async iteration when the whole body is read):
+ * `text()` of a body that is already complete is one `Buffer.concat` and one decode. The
+ * first-byte / idle timer runs only while a reader waits for bytes that have not come, so a small
+ * body that arrives with its headers costs no timer at all; it is one Timeout, re-armed with
+ * `refresh()`, and the timeout error is built only when it fires. The caller's AbortSignal has
+ * one listener for the whole exchange.
+ */
+export class UpstreamExchange implements Dispatcher.DispatchHandler, UpstreamResponse {
+  status = 0;
+  headers: UpstreamHeaders = {};
+  private controller: Dispatcher.DispatchController | null = null;
+  private resolveStart: ((res: UpstreamResponse) => void) | null = null;
+  private rejectStart: ((err: UpstreamError) => void) | null = null;
+  private parts: Buffer[] = [];
+  private head = 0;
+  private buffered = 0;
+  private received = 0;
+  private ended = false;
+  private error: UpstreamError | null = null;
+  private discarded = false;
+  private used = false;
+  /** A reader waiting for bytes: the pending `next()` of `chunks()`, or `text()` collecting. */
+  private waiter: { resolve: (value: IteratorResult<Buffer, undefined>) => void; reject: (err: UpstreamError) => void } | null = null;
+  private collector: { limit: number; resolve: (text: string) => void; reject: (err: UpstreamError) => void } | null = null;
+  private timer: NodeJS.Timeout | null = null;
+  private timerIdle = false;
+  private listening = false;
+
+  constructor(private readonly s: ExchangeSettings) {}
+
+  /** Resolves at the response headers (any status); rejects with the mapped UpstreamError. */
+  started(): Promise<UpstreamResponse> {
+    return new Promise((resolve, reject) => {
+      this.resolveStart = resolve;
+      this.rejectStart = reject;
+      if (this.error !== null) reject(this.error);
+      else if (this.s.ctx.signal.aborted) this.handleEvent();
+      else {
+        this.s.ctx.signal.addEventListener('abort', this, { once: true });
+        this.listening = true;
+      }
+    });
+  }
+
+  /** The caller's signal fired (EventListener object: no closure per call). */
+  handleEvent(): void {
+    this.fail(abortedError(this.s.ctx.providerId, this.s.ctx.signal.reason));
+  }
+
+  onRequestStart(controller: Dispatcher.DispatchController): void {
+    this.controller = controller;
+    if (this.error !== null) controller.abort(this.error);
+  }
+
+  onResponseStart(_controller: Dispatcher.DispatchController, status: number, headers: UpstreamHeaders): void {
+    if (status < 200) return; // 1xx informational
+    this.status = status;
+    this.headers = headers;
+    const resolve = this.resolveStart;
+    this.resolveStart = null;
+    this.rejectStart = null;
+    resolve?.(this);
+  }
+
+  onResponseData(controller: Dispatcher.DispatchController, chunk: Buffer): void {
+    if (this.discarded) return;
+    this.received += chunk.length;
+    const waiter = this.waiter;
+    if (waiter !== null) {
+      this.waiter = null;
+      waiter.resolve({ done: false, value: chunk });
+      return;
+    }
+    this.parts.push(chunk);
+    this.buffered += chunk.length;
+    const collector = this.collector;
+    if (collector !== null) {
+      if (this.buffered > collector.limit) this.tooLarge(collector.limit);
+      else if (this.timer !== null) this.armTimer();
+    } else if (this.buffered > PAUSE_BYTES) controller.pause();
+  }
+
+  onResponseEnd(): void {
+    this.ended = true;
+    this.stopListening();
+    this.clearTimer();
+    const waiter = this.waiter;
+    if (waiter !== null) {
+      this.waiter = null;
+      waiter.resolve(DONE);
+    }
+    const collector = this.collector;
+    if (collector !== null) {
+      this.collector = null;
+      collector.resolve(this.drainText());
+    }
+  }
+
+  onResponseError(_controller: Dispatcher.DispatchController, err: Error): void {
+    this.fail(mapTransportError(err, this.s.ctx));
+  }
+
+  /** Called by the timer: only a reader that is still waiting times out. */
+  timerFired(): void {
+    if (this.waiter === null && this.collector === null) return;
+    const { ctx } = this.s;
+    this.fail(this.received === 0 ? timeoutError(ctx.providerId, 'first byte', ctx.timeouts.firstByteMs) : timeoutError(ctx.providerId, 'idle', ctx.timeouts.idleMs));
+  }
+
+  chunks(): AsyncIterable<Buffer> {
+    this.claim();
+    const iterator: AsyncIterableIterator<Buffer> = {
+      next: () => this.next(),
+      return: () => {
+        this.discard();
+        return Promise.resolve(DONE);
+      },
+      [Symbol.asyncIterator]: () => iterator,
+    };
+    return iterator;
+  }
+
+  text(maxBytes = this.s.maxBodyBytes): Promise<string> {
+    this.claim();
+    if (this.error !== null) return Promise.reject(this.error);
+    if (this.buffered > maxBytes) return Promise.reject(this.tooLarge(maxBytes));
+    if (this.ended) return Promise.resolve(this.drainText());
+    return new Promise((resolve, reject) => {
+      this.collector = { limit: maxBytes, resolve, reject };
+      this.armTimer();
+      this.controller?.resume();
+    });
+  }
+
+  json(): Promise<unknown> {
+    if (this.ended && this.error === null && !this.used && this.buffered <= this.s.maxBodyBytes) {
+      try {
+        return Promise.resolve(this.parse(this.drainTextOnce()));
+      } catch (err) {
+        return Promise.reject(err);
+      }
+    }
+    return this.text().then((raw) => this.parse(raw));
+  }
+
+  discard(): void {
+    if (this.discarded) return;
+    this.discarded = true;
+    this.parts = [];
+    this.buffered = 0;
+    if (!this.ended && this.error === null) this.fail(abortedError(this.s.ctx.providerId, new Error('upstream body discarded')));
+  }
+
+  private next(): Promise<IteratorResult<Buffer, undefined>> {
+    if (this.head < this.parts.length) {
+      const chunk = this.parts[this.head] as Buffer;
+      this.parts[this.head++] = EMPTY;
+      this.buffered -= chunk.length;
+      if (this.head === this.parts.length) {
+        this.parts = [];
+        this.head = 0;
+      }
+      if (this.buffered <= PAUSE_BYTES && this.controller?.paused === true) this.controller.resume();
+      return Promise.resolve({ done: false, value: chunk });
+    }
+    if (this.discarded || this.ended) return Promise.resolve(DONE);
+    if (this.error !== null) return Promise.reject(this.error);
+    return new Promise((resolve, reject) => {
+      this.waiter = { resolve, reject };
+      this.armTimer();
+      this.controller?.resume();
+    });
+  }
+
+  private claim(): void {
+    if (this.used) throw new Error('upstream body already consumed');
+    this.used = true;
+  }
+
+  private drainTextOnce(): string {
+    this.claim();
+    return this.drainText();
+  }
+
+  private drainText(): string {
+    const parts = this.head === 0 ? this.parts : this.parts.slice(this.head);
+    this.parts = [];
+    this.head = 0;
+    this.buffered = 0;
+    if (parts.length === 1) return (parts[0] as Buffer).toString('utf8');
+    return Buffer.concat(parts).toString('utf8');
+  }
+
+  private parse(raw: string): unknown {
+    try {
+      return JSON.parse(raw) as unknown;
+    } catch (err) {
+      throw protocolError(this.s.ctx.providerId, 'Provider returned invalid JSON', err);
+    }
+  }
+
+  private tooLarge(limit: number): UpstreamError {
+    const err = protocolError(this.s.ctx.providerId, `Provider response exceeds ${limit} bytes`);
+    this.discarded = true;
+    this.parts = [];
+    this.buffered = 0;
+    this.fail(err);
+    return err;
+  }
+
+  /** First-byte deadline until a byte came, then the idle timeout; one Timeout, refreshed. */
+  private armTimer(): void {
+    if (this.received === 0) {
+      this.clearTimer();
+      this.timer = setTimeout(fireTimer, Math.max(1, this.s.firstByteDeadline - Date.now()), this);
+      this.timerIdle = false;
+    } else if (this.timer !== null && this.timerIdle) {
+      this.timer.refresh();
+    } else {
+      this.clearTimer();
+      this.timer = setTimeout(fireTimer, this.s.ctx.timeouts.idleMs, this);
+      this.timerIdle = true;
+    }
+  }
+
+  private clearTimer(): void {
+    if (this.timer !== null) {
+      clearTimeout(this.timer);
+      this.timer = null;
+    }
+  }
+
+  private stopListening(): void {
+    if (this.listening) {
+      this.listening = false;
+      this.s.ctx.signal.removeEventListener('abort', this);
+    }
+  }
+
+  /** Ends the exchange with `err` (first failure wins): aborts the request, rejects whoever waits. */
+  private fail(err: UpstreamError): void {
+    if (this.error !== null || this.ended) return;
+    this.error = err;
+    this.parts = [];
+    this.buffered = 0;
+    this.stopListening();
+    this.clearTimer();
+    if (this.controller !== null && !this.controller.aborted) this.controller.abort(err);
+    const reject = this.rejectStart;
+    this.resolveStart = null;
+    this.rejectStart = null;
+    reject?.(err);
+    const waiter = this.waiter;
+    if (waiter !== null) {
+      this.waiter = null;
+      waiter.reject(err);
+    }
+    const collector = this.collector;
+    if (collector !== null) {
+      this.collector = null;
+      collector.reject(err);
+    }
+  }
+}

@@ -1,0 +1,216 @@
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { UpstreamHttpClient, type UpstreamCall } from './http-client.js';
+import { isUpstreamError, type UpstreamError } from './upstream-error.js';
+
+/** Each test answers through its own path: `/<name>` → handler. */
+const handlers = new Map<string, (req: IncomingMessage, res: ServerResponse) => void>();
+const closed = new Map<string, Promise<void>>();
+let server: Server;
+let base = '';
+const client = new UpstreamHttpClient();
+
+before(async () => {
+  server = createServer((req, res) => {
+    const name = (req.url ?? '/').slice(1);
+    closed.set(name, new Promise((resolve) => res.on('close', () => resolve())));
+    req.resume();
+    req.on('end', () => handlers.get(name)?.(req, res));
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
+  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+});
+
+after(async () => {
+  await client.close();
+  server.closeAllConnections();
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+});
+
+function call(name: string, overrides: Partial<UpstreamCall> = {}): UpstreamCall {
+  return {
+    url: `${base}/${name}`,
+    headers: { accept: 'application/json' },
+    body: '{}',
+    providerId: 'p',
+    apiKey: 'sk-secret',
+    timeouts: { connectMs: 1000, firstByteMs: 1000, idleMs: 150 },
+    signal: new AbortController().signal,
+    ...overrides,
+  };
+}
+
+const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+async function failure(promise: Promise<unknown>): Promise<UpstreamError> {
+  try {
+    await promise;
+  } catch (err) {
+    assert.ok(isUpstreamError(err), `UpstreamError expected, got ${String(err)}`);
+    return err;
+  }
+  assert.fail('expected a rejection');
+}
+
+test('a body that came with the headers is read as JSON (multi-byte text intact)', async () => {
+  handlers.set('whole', (_req, res) => res.writeHead(200, { 'content-type': 'application/json', 'x-n': '1' }).end('{"a":"é€😀"}'));
+  const res = await client.send(call('whole'));
+  assert.equal(res.status, 200);
+  assert.equal(res.headers['x-n'], '1');
+  assert.deepEqual(await res.json(), { a: 'é€😀' });
+});
+
+test('a body in several writes, a multi-byte character split between them, is joined before decoding', async () => {
+  const bytes = Buffer.from('{"a":"€€"}');
+  handlers.set('parts', (_req, res) => {
+    res.writeHead(200);
+    res.write(bytes.subarray(0, 7));
+    setTimeout(() => res.end(bytes.subarray(7)), 30);
+  });
+  const res = await client.send(call('parts'));
+  assert.equal(await res.text(), '{"a":"€€"}');
+});
+
+test('text() over its limit is a protocol error and closes the connection', async () => {
+  handlers.set('big', (_req, res) => {
+    res.writeHead(200);
+    res.write('x'.repeat(100));
+    setTimeout(() => res.write('y'.repeat(100)), 20);
+  });
+  const res = await client.send(call('big'));
+  const err = await failure(res.text(150));
+  assert.equal(err.kind, 'protocol');
+  await closed.get('big');
+});
+
+test('invalid JSON is a protocol error', async () => {
+  handlers.set('bad', (_req, res) => res.writeHead(200).end('{nope'));
+  const res = await client.send(call('bad'));
+  assert.equal((await failure(res.json())).kind, 'protocol');
+});
+
+test('headers later than the first-byte timeout → timeout (undici times headers coarsely, ~0.5–1 s)', async () => {
+  handlers.set('slow-headers', (_req, res) => setTimeout(() => res.writeHead(200).end('{}'), 1500));
+  const t0 = Date.now();
+  const err = await failure(client.send(call('slow-headers', { timeouts: { connectMs: 1000, firstByteMs: 100, idleMs: 1000 } })));
+  assert.equal(err.kind, 'timeout');
+  assert.ok(Date.now() - t0 < 1400);
+});
+
+test('headers at once, first body byte after the first-byte deadline → timeout while reading', async () => {
+  handlers.set('slow-body', (_req, res) => {
+    res.writeHead(200);
+    res.flushHeaders();
+    setTimeout(() => res.end('{}'), 400);
+  });
+  const res = await client.send(call('slow-body', { timeouts: { connectMs: 1000, firstByteMs: 100, idleMs: 1000 } }));
+  const err = await failure(res.text());
+  assert.equal(err.kind, 'timeout');
+  assert.match(err.message, /first byte/);
+  await closed.get('slow-body');
+});
+
+test('silence between chunks longer than idleMs → idle timeout; time the reader holds a chunk does not count', async () => {
+  handlers.set('idle', (_req, res) => {
+    res.writeHead(200);
+    res.write('a');
+    setTimeout(() => res.write('b'), 50);
+    setTimeout(() => res.write('c'), 500);
+  });
+  const res = await client.send(call('idle'));
+  const it = res.chunks()[Symbol.asyncIterator]();
+  assert.equal(String((await it.next()).value), 'a');
+  await pause(250); // holding the chunk longer than idleMs: no timeout
+  assert.equal(String((await it.next()).value), 'b');
+  const err = await failure(it.next());
+  assert.equal(err.kind, 'timeout');
+  assert.match(err.message, /idle/);
+});
+
+test('chunks() yields every byte in order and ends; a second read is refused', async () => {
+  handlers.set('chunks', (_req, res) => {
+    res.writeHead(200);
+    let i = 0;
+    const tick = () => (++i < 5 ? (res.write(`${i};`), setTimeout(tick, 5)) : res.end('end'));
+    tick();
+  });
+  const res = await client.send(call('chunks'));
+  let text = '';
+  for await (const chunk of res.chunks()) text += String(chunk);
+  assert.equal(text, '1;2;3;4;end');
+  assert.throws(() => res.chunks(), /already consumed/);
+});
+
+test('a large body is read whole although the reader starts late (paused socket resumes)', async () => {
+  const size = 1024 * 1024;
+  handlers.set('large', (_req, res) => res.writeHead(200).end(Buffer.alloc(size, 97)));
+  const res = await client.send(call('large'));
+  await pause(50);
+  let total = 0;
+  for await (const chunk of res.chunks()) total += chunk.length;
+  assert.equal(total, size);
+});
+
+test('aborting before the headers rejects with aborted and closes the upstream connection', async () => {
+  handlers.set('abort-early', () => undefined);
+  const controller = new AbortController();
+  const pending = client.send(call('abort-early', { signal: controller.signal }));
+  setTimeout(() => controller.abort(), 50);
+  assert.equal((await failure(pending)).kind, 'aborted');
+  await closed.get('abort-early');
+});
+
+test('aborting while a reader waits rejects it with aborted and closes the connection', async () => {
+  handlers.set('abort-mid', (_req, res) => {
+    res.writeHead(200);
+    res.write('a');
+  });
+  const controller = new AbortController();
+  const res = await client.send(call('abort-mid', { signal: controller.signal, timeouts: { connectMs: 1000, firstByteMs: 1000, idleMs: 5000 } }));
+  const it = res.chunks()[Symbol.asyncIterator]();
+  await it.next();
+  setTimeout(() => controller.abort(), 20);
+  assert.equal((await failure(it.next())).kind, 'aborted');
+  await closed.get('abort-mid');
+});
+
+test('an already aborted signal rejects without a request', async () => {
+  const controller = new AbortController();
+  controller.abort();
+  assert.equal((await failure(client.send(call('never', { signal: controller.signal })))).kind, 'aborted');
+});
+
+test('discard() and return() close an unfinished body; a cut body is a connection error', async () => {
+  handlers.set('discard', (_req, res) => {
+    res.writeHead(200);
+    res.write('a');
+  });
+  const res = await client.send(call('discard'));
+  res.discard();
+  res.discard();
+  await closed.get('discard');
+  handlers.set('cut', (_req, res) => {
+    res.writeHead(200, { 'content-length': '100' });
+    res.write('a');
+    setTimeout(() => res.destroy(), 20);
+  });
+  const cut = await client.send(call('cut'));
+  assert.equal((await failure(cut.text())).kind, 'connection');
+});
+
+test('a finished body keeps the socket for the next call', async () => {
+  const ports = new Set<number>();
+  handlers.set('keep', (req, res) => {
+    ports.add(req.socket.remotePort ?? 0);
+    res.writeHead(200).end('{}');
+  });
+  const own = new UpstreamHttpClient();
+  for (let i = 0; i < 3; i++) {
+    await (await own.send(call('keep'))).json();
+    await pause(10); // undici frees the socket a tick after the body ends
+  }
+  await own.close();
+  assert.equal(ports.size, 1);
+});
