@@ -7,14 +7,17 @@ import type { PresetRepository } from '../domain/presets/types.js';
 import type { WorkspaceRepository } from '../domain/workspaces/types.js';
 import { migrationProvider } from './migrations/index.js';
 import { openPostgres } from './postgres/connect.js';
+import { postgresBatchWriter } from './postgres/ledger-writer.js';
 import { createGuardrailRepository } from './repositories/guardrails.js';
 import { createKeyRepository } from './repositories/keys.js';
 import { createLedgerRepository } from './repositories/ledger.js';
+import type { BatchWriter } from './repositories/ledger-rows.js';
 import { createMemberRepository } from './repositories/members.js';
 import { createPresetRepository } from './repositories/presets.js';
 import { createWorkspaceRepository } from './repositories/workspaces.js';
 import type { Database } from './schema.js';
 import { openSqlite } from './sqlite/connect.js';
+import { sqliteBatchWriter } from './sqlite/ledger-writer.js';
 import { withSqliteMigrationLock } from './sqlite/migration-lock.js';
 
 export type Dialect = 'sqlite' | 'postgres';
@@ -43,12 +46,13 @@ export interface Store extends Repositories {
   close(): Promise<void>;
 }
 
-function repositories(db: Kysely<Database>): Repositories {
+/** `writeBatch`: the dialect's fixed-statement ledger writer, for the store's own connection. */
+function repositories(db: Kysely<Database>, writeBatch?: BatchWriter): Repositories {
   return {
     members: createMemberRepository(db),
     workspaces: createWorkspaceRepository(db),
     keys: createKeyRepository(db),
-    ledger: createLedgerRepository(db),
+    ledger: createLedgerRepository(db, writeBatch),
     guardrails: createGuardrailRepository(db),
     presets: createPresetRepository(db),
   };
@@ -64,16 +68,19 @@ export function openStore(url: string): Store {
   const dialect = describeDatabaseUrl(url);
   let db: Kysely<Database>;
   let marker: () => number | null = () => null;
+  let writeBatch: BatchWriter;
   if (dialect === 'sqlite') {
     const conn = openSqlite(url);
     db = conn.db;
     marker = conn.dataVersion;
+    writeBatch = sqliteBatchWriter(conn.raw, db);
   } else {
     db = openPostgres(url).db;
+    writeBatch = postgresBatchWriter(db);
   }
   return {
     dialect,
-    ...repositories(db),
+    ...repositories(db, writeBatch),
     withTransaction: (fn) => db.transaction().execute((trx) => fn(repositories(trx))),
     externalChangeMarker: () => marker(),
     async migrate() {

@@ -5,10 +5,13 @@ import * as m001 from '../../src/store/migrations/001-foundation.js';
 import * as m002 from '../../src/store/migrations/002-accounting.js';
 import * as m004 from '../../src/store/migrations/004-spend-accounts.js';
 import * as m006 from '../../src/store/migrations/006-budget-leases.js';
+import { postgresBatchWriter } from '../../src/store/postgres/ledger-writer.js';
+import type { BatchWriter } from '../../src/store/repositories/ledger-rows.js';
 import type { AccountingTables } from '../../src/store/schema-accounting.js';
 import type { Database } from '../../src/store/schema.js';
 import { openPostgres } from '../../src/store/postgres/connect.js';
 import { openSqlite } from '../../src/store/sqlite/connect.js';
+import { sqliteBatchWriter } from '../../src/store/sqlite/ledger-writer.js';
 import { testDatabase, type TestDialect } from '../support/server.js';
 
 /** The merged type the lead's `Database` becomes; the ledger repository must accept it. */
@@ -16,19 +19,30 @@ export type MergedDatabase = Database & AccountingTables;
 
 export interface AccountingDb {
   db: Kysely<MergedDatabase>;
+  /** The dialect's fixed-statement ledger writer, as the store wires it. */
+  writer: BatchWriter;
   close(): Promise<void>;
 }
 
 export async function openAccountingDb(dialect: TestDialect): Promise<AccountingDb> {
   const target = await testDatabase(dialect);
-  const base = dialect === 'sqlite' ? openSqlite(target.url).db : openPostgres(target.url).db;
-  const db = base as unknown as Kysely<MergedDatabase>;
+  let db: Kysely<MergedDatabase>;
+  let writer: BatchWriter;
+  if (dialect === 'sqlite') {
+    const conn = openSqlite(target.url);
+    db = conn.db as unknown as Kysely<MergedDatabase>;
+    writer = sqliteBatchWriter(conn.raw, db);
+  } else {
+    db = openPostgres(target.url).db as unknown as Kysely<MergedDatabase>;
+    writer = postgresBatchWriter(db);
+  }
   await m001.up(db as unknown as Kysely<unknown>);
   await m002.up(db as unknown as Kysely<unknown>);
   await m004.up(db as unknown as Kysely<unknown>);
   await m006.up(db as unknown as Kysely<unknown>);
   return {
     db,
+    writer,
     close: async () => {
       await db.destroy();
       await target.dispose();

@@ -21,7 +21,7 @@ for (const dialect of dialects()) {
 
     before(async () => {
       store = await openAccountingDb(dialect);
-      ledger = createLedgerRepository(store.db);
+      ledger = createLedgerRepository(store.db, store.writer);
     });
     after(() => store.close());
 

@@ -14,14 +14,15 @@ const W = ['lifetime', 'day:2026-11-21', 'week:2026-11-16', 'month:2026-11'];
 const deltas = (generationId: string, keyHash: string, amountUsd: number): SpendDelta[] =>
   W.map((window) => ({ generationId, account: keyHash, window, amountUsd, byokUsd: 0 }));
 
-for (const dialect of dialects()) {
-  describe(`ledger repository (${dialect})`, () => {
+// Every dialect with both batch writers: the fixed-statement one the store uses, and Kysely's (over transactions).
+for (const [dialect, writer] of dialects().flatMap((d) => [[d, 'fixed statements'], [d, 'kysely']] as const)) {
+  describe(`ledger repository (${dialect}, ${writer})`, () => {
     let store: AccountingDb;
     let ledger: LedgerRepository;
 
     before(async () => {
       store = await openAccountingDb(dialect);
-      ledger = createLedgerRepository(store.db);
+      ledger = createLedgerRepository(store.db, writer === 'kysely' ? undefined : store.writer);
     });
     after(() => store.close());
 
@@ -56,6 +57,47 @@ for (const dialect of dialects()) {
       assert.equal(await ledger.findGeneration('gen-missing'), null);
     });
 
+    it('stores text exactly, whatever it holds (quotes, backslashes, braces, commas, NULL, blanks, unicode)', async () => {
+      const g = generation({
+        keyHash: HASH,
+        requestId: 'req "quoted" \\ back\\slash, {brace}',
+        upstreamId: 'NULL',
+        finishReason: '',
+        nativeFinishReason: '  padded  ',
+        model: 'vendor/modèle-😀',
+        flags: ['a "flag"', 'back\\slash', '{x,y}'],
+        attempts: [{ provider: 'p"1', model: 'm\\1', status: null }],
+      });
+      await ledger.writeBatch([g], []);
+      assert.deepEqual(await ledger.findGeneration(g.id), g);
+    });
+
+    it('drops a delta whose generation is not in the batch', async () => {
+      const key = '4'.repeat(64);
+      const g = generation({ keyHash: key, costUsd: 0.5 });
+      await ledger.writeBatch([g], [...deltas(g.id, key, 0.5), ...deltas('gen-elsewhere', key, 9)]);
+      assert.equal((await ledger.spendFor(key, ['lifetime'])).get('lifetime')?.amountUsd, 0.5);
+    });
+
+    it('waits for a transaction open on the connection instead of joining it', async () => {
+      const key = '3'.repeat(64);
+      const g = generation({ keyHash: key, costUsd: 0.5 });
+      let written: Promise<void> = Promise.resolve();
+      await assert.rejects(
+        store.db.transaction().execute(async (trx) => {
+          await trx.insertInto('spend_counters').values({ account: key, window: 'day:1999-01-01', amount_usd: 1, byok_usd: 0 }).execute();
+          written = ledger.writeBatch([g], deltas(g.id, key, 0.5));
+          await new Promise((resolve) => setTimeout(resolve, 20));
+          throw new Error('roll back');
+        }),
+        /roll back/,
+      );
+      await written;
+      const spend = await ledger.spendFor(key, [...W, 'day:1999-01-01']);
+      assert.equal(spend.get('lifetime')?.amountUsd, 0.5);
+      assert.equal(spend.has('day:1999-01-01'), false);
+    });
+
     it('adds spend per window across batches and sums repeated (key, window) pairs within one batch', async () => {
       const a = generation({ keyHash: HASH, costUsd: 0.01 });
       const b = generation({ keyHash: HASH, costUsd: 0.02 });
@@ -74,6 +116,28 @@ for (const dialect of dialects()) {
       await ledger.writeBatch([g], deltas(g.id, OTHER, 0.25));
       await ledger.writeBatch([g], deltas(g.id, OTHER, 0.25));
       assert.ok(near((await ledger.spendFor(OTHER, ['lifetime'])).get('lifetime')?.amountUsd ?? -1, 0.25));
+    });
+
+    it('a partly stored batch adds the spend of its new generations only', async () => {
+      const key = '6'.repeat(64);
+      const stored = generation({ keyHash: key, costUsd: 0.5 });
+      await ledger.writeBatch([stored], deltas(stored.id, key, 0.5));
+      const fresh = generation({ keyHash: key, costUsd: 0.25 });
+      await ledger.writeBatch([stored, fresh], [...deltas(stored.id, key, 0.5), ...deltas(fresh.id, key, 0.25)]);
+      assert.equal((await ledger.spendFor(key, ['lifetime'])).get('lifetime')?.amountUsd, 0.75);
+      assert.equal((await ledger.findGeneration(fresh.id))?.costUsd, 0.25);
+    });
+
+    it('sums a counter in delta order, exactly as JavaScript adds them', async () => {
+      const key = '5'.repeat(64);
+      const amounts = [0.1, 0.2, 0.3, 1e-17, 0.7];
+      const gens = amounts.map((costUsd) => generation({ keyHash: key, costUsd }));
+      await ledger.writeBatch(gens, gens.flatMap((g) => deltas(g.id, key, g.costUsd)));
+      const sum = amounts.reduce((a, b) => a + b);
+      await ledger.writeBatch([generation({ keyHash: key })], []);
+      const more = generation({ keyHash: key, costUsd: 0.1 });
+      await ledger.writeBatch([more], deltas(more.id, key, 0.1));
+      for (const spend of (await ledger.spendFor(key, W)).values()) assert.equal(spend.amountUsd, sum + 0.1);
     });
 
     it('one transaction: a failing row leaves neither generations nor spend behind', async () => {

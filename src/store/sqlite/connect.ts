@@ -6,6 +6,8 @@ import type { Database } from '../schema.js';
 
 export interface SqliteConnection {
   db: Kysely<Database>;
+  /** The one better-sqlite3 connection under `db` (for statements prepared once, e.g. ledger batches). */
+  raw: BetterSqlite3.Database;
   /** Changes whenever another connection (another process, e.g. the CLI) commits a write. */
   dataVersion(): number;
 }
@@ -23,6 +25,7 @@ export function openSqlite(url: string): SqliteConnection {
   const versionStatement = raw.prepare('PRAGMA data_version');
   return {
     db: new Kysely<Database>({ dialect: new SqliteDialect({ database: raw }) }),
+    raw,
     dataVersion: () => Number((versionStatement.get() as { data_version: number }).data_version),
   };
 }

@@ -1,0 +1,85 @@
+import type BetterSqlite3 from 'better-sqlite3';
+import type { Kysely } from 'kysely';
+import type { GenerationRecord, SpendDelta } from '../../domain/accounting/types.js';
+import { freshSums, GENERATION_COLUMNS, type BatchWriter } from '../repositories/ledger-rows.js';
+
+const INSERT_GENERATION =
+  `INSERT INTO "generations" (${GENERATION_COLUMNS.map((c) => `"${c}"`).join(', ')}) ` +
+  `VALUES (${GENERATION_COLUMNS.map(() => '?').join(', ')}) ON CONFLICT ("id") DO NOTHING`;
+
+const ADD_SPEND =
+  'INSERT INTO "spend_counters" ("account", "window", "amount_usd", "byok_usd") VALUES (?, ?, ?, ?) ' +
+  'ON CONFLICT ("account", "window") DO UPDATE SET ' +
+  '"amount_usd" = "spend_counters"."amount_usd" + "excluded"."amount_usd", ' +
+  '"byok_usd" = "spend_counters"."byok_usd" + "excluded"."byok_usd"';
+
+interface Statements {
+  insertGeneration: BetterSqlite3.Statement;
+  addSpend: BetterSqlite3.Statement;
+}
+
+/** Binds one generation in GENERATION_COLUMNS order, converted exactly as `toRow` does. */
+function insertGeneration(statement: BetterSqlite3.Statement, g: GenerationRecord): boolean {
+  const result = statement.run(
+    g.id,
+    g.requestId,
+    g.keyHash,
+    g.workspaceId,
+    g.creatorUserId,
+    g.model,
+    g.providerId,
+    g.upstreamModel,
+    g.upstreamId,
+    g.apiType,
+    g.streamed ? 1 : 0,
+    g.cancelled ? 1 : 0,
+    g.finishReason,
+    g.nativeFinishReason,
+    Math.round(g.promptTokens),
+    Math.round(g.completionTokens),
+    Math.round(g.reasoningTokens),
+    Math.round(g.cachedTokens),
+    g.usageEstimated ? 1 : 0,
+    g.promptCostUsd,
+    g.completionCostUsd,
+    g.costUsd,
+    g.latencyMs,
+    g.generationTimeMs,
+    g.presetId,
+    g.presetVersion === null ? null : Math.round(g.presetVersion),
+    JSON.stringify(g.flags),
+    JSON.stringify(g.attempts),
+    g.createdAt,
+  );
+  return result.changes === 1;
+}
+
+/**
+ * Ledger batches on SQLite without Kysely: two statements prepared once (a single-row insert of
+ * a generation that skips a stored id, and a single-row counter upsert), run in one
+ * better-sqlite3 transaction. Nothing is built or compiled per batch and nothing awaits between
+ * the statements. The connection is taken through Kysely (`connection()`), which on SQLite waits
+ * for the one connection's mutex, so a Kysely transaction in progress is never joined.
+ */
+export function sqliteBatchWriter<DB>(raw: BetterSqlite3.Database, kysely: Kysely<DB>): BatchWriter {
+  // Prepared on first use: the tables exist only once the migrations have run.
+  let statements: Statements | null = null;
+  const prepared = (): Statements =>
+    (statements ??= { insertGeneration: raw.prepare(INSERT_GENERATION), addSpend: raw.prepare(ADD_SPEND) });
+
+  const write = raw.transaction((generations: readonly GenerationRecord[], deltas: readonly SpendDelta[]) => {
+    const { insertGeneration: insert, addSpend } = prepared();
+    const inserted = new Set<string>();
+    for (const g of generations) if (insertGeneration(insert, g)) inserted.add(g.id);
+    for (const sum of freshSums(deltas, inserted)) addSpend.run(sum.account, sum.window, sum.amount_usd, sum.byok_usd);
+  });
+
+  return async (generations, deltas) => {
+    if (generations.length === 0 && deltas.length === 0) return;
+    await kysely.connection().execute(async () => {
+      // better-sqlite3 would nest in an open transaction (a savepoint) and commit with it; a batch is its own.
+      if (raw.inTransaction) throw new Error('ledger batch: a transaction is already open on the SQLite connection');
+      write(generations, deltas);
+    });
+  };
+}
