@@ -20,7 +20,7 @@ import { catalogRoutes } from './http/routes/catalog.js';
 import { modelCallRoutes } from './http/routes/model-calls.js';
 import { generationRoute } from './http/routes/generation.js';
 import { metricsRoute } from './http/routes/metrics.js';
-import { httpMetricsHook } from './observability/metrics.js';
+import { installHttpMetrics } from './observability/metrics.js';
 import { callLogLine } from './observability/call-log.js';
 import { asyncStdout } from './observability/log-destination.js';
 import { RequestLogController } from './observability/request-log.js';
@@ -70,7 +70,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   app.setValidatorCompiler(validatorCompiler);
-  app.addHook('onResponse', httpMetricsHook(services.metrics));
+  installHttpMetrics(app, services.metrics);
   services.callLog.write = (generation) => app.log.info({ call: callLogLine(generation) }, 'model call');
   installErrorHandling(app, options.bodyLimitBytes);
   installJsonBodyParser(app);

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import Fastify from 'fastify';
 import { callLogLine } from '../../src/observability/call-log.js';
-import { Metrics, UNMATCHED_ROUTE, httpMetricsHook } from '../../src/observability/metrics.js';
+import { Metrics, UNMATCHED_ROUTE, installHttpMetrics } from '../../src/observability/metrics.js';
 import { generation } from './fixtures.js';
 
 const NAMES = [
@@ -53,17 +53,28 @@ describe('metrics', () => {
   it('the onResponse hook labels by route pattern, never the raw URL, query or headers', async () => {
     const m = new Metrics();
     const app = Fastify();
-    app.addHook('onResponse', httpMetricsHook(m));
+    installHttpMetrics(app, m);
     app.get('/keys/:hash', async () => ({ ok: true }));
+    await app.register(
+      async (scoped) => {
+        scoped.post('/scoped/:id', async () => ({ ok: true }));
+      },
+      { prefix: '/p' },
+    );
     await app.ready();
     const secret = 'sk-sy-v1-' + 'f'.repeat(64);
     await app.inject({ method: 'GET', url: '/keys/abc123?token=leak', headers: { authorization: `Bearer ${secret}` } });
     await app.inject({ method: 'GET', url: '/keys/def456' });
     await app.inject({ method: 'GET', url: '/nowhere/secret-path' });
+    await app.inject({ method: 'HEAD', url: '/keys/abc123' });
+    await app.inject({ method: 'POST', url: '/p/scoped/7' });
     const text = await m.render();
     assert.match(text, /^switchyard_http_requests_total\{route="\/keys\/:hash",method="GET",status="200"\} 2$/m);
     assert.match(text, new RegExp(`^switchyard_http_requests_total\\{route="${UNMATCHED_ROUTE}",method="GET",status="404"\\} 1$`, 'm'));
     assert.match(text, /^switchyard_http_request_duration_seconds_count\{route="\/keys\/:hash",method="GET",status="200"\} 2$/m);
+    assert.match(text, /^switchyard_http_requests_total\{route="\/keys\/:hash",method="HEAD",status="200"\} 1$/m);
+    assert.match(text, /^switchyard_http_requests_total\{route="\/p\/scoped\/:id",method="POST",status="200"\} 1$/m);
+    assert.equal(text.match(/^switchyard_http_requests_total\{/gm)?.length, 4, 'one series per route, method and status; no double count');
     for (const leak of ['abc123', 'leak', secret, 'secret-path']) assert.ok(!text.includes(leak), leak);
     await app.close();
   });
