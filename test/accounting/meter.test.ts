@@ -369,6 +369,10 @@ describe('meter: batched writes', () => {
     await meter.flush();
     assert.equal(ledger.generations.get(g.id)?.costUsd, 0);
     assert.equal(ledger.stored(HASH, 'lifetime'), 0);
+    const negativeZero = generation({ costUsd: -0 });
+    meter.settle({ accounts: [HASH], amountUsd: 0 }, negativeZero);
+    await meter.flush();
+    assert.ok(Object.is(ledger.generations.get(negativeZero.id)?.costUsd, 0));
     await meter.close();
   });
 });

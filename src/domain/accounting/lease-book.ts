@@ -1,5 +1,6 @@
 import type { Clock } from '../common/clock.js';
 import { ReadWriteGate } from './gate.js';
+import { SlotMap } from './slot-map.js';
 import type { Budget, LeaseGrant, LeaseSlot, LeaseState, LedgerRepository } from './types.js';
 import { limitWindow } from './windows.js';
 
@@ -54,14 +55,15 @@ export interface BudgetSlot extends LeaseSlot {
 
 /** One slot per (account, window) of the budgets; where several meet, the lowest limit governs. */
 export function budgetSlots(checks: readonly Budget[], now: Date): BudgetSlot[] {
-  const slots = new Map<string, BudgetSlot>();
+  // A call has a handful of budgets: a scan beats building and hashing joined keys.
+  const slots: BudgetSlot[] = [];
   for (const budget of checks) {
     const window = limitWindow(budget.reset, now);
-    const key = slotOf(budget.account, window);
-    const seen = slots.get(key);
-    if (seen === undefined || budget.limitUsd < seen.budget.limitUsd) slots.set(key, { account: budget.account, window, budget });
+    const seen = slots.findIndex((s) => s.account === budget.account && s.window === window);
+    if (seen === -1) slots.push({ account: budget.account, window, budget });
+    else if (budget.limitUsd < (slots[seen]?.budget.limitUsd ?? Number.POSITIVE_INFINITY)) slots[seen] = { account: budget.account, window, budget };
   }
-  return [...slots.values()];
+  return slots;
 }
 
 /**
@@ -73,9 +75,9 @@ export function budgetSlots(checks: readonly Budget[], now: Date): BudgetSlot[] 
  * use, and is given back when idle; a crashed replica's lease expires by itself.
  */
 export class LeaseBook {
-  private readonly leases = new Map<string, Lease>();
-  private readonly grants = new Map<string, Promise<LeaseGrant>>();
-  private readonly refusals = new Map<string, { roomUsd: number; atMs: number }>();
+  private readonly leases = new SlotMap<Lease>();
+  private readonly grants = new SlotMap<Promise<LeaseGrant>>();
+  private readonly refusals = new SlotMap<{ roomUsd: number; atMs: number }>();
   /** Grants share it; renewal and release take it alone (a stale renewal must not undo a grant). */
   private readonly turn = new ReadWriteGate();
   private readonly marginMs: number;
@@ -90,7 +92,7 @@ export class LeaseBook {
    * nothing is admitted from it until a grant under the new limit).
    */
   usable(account: string, window: string, limitUsd = Number.POSITIVE_INFINITY): number {
-    const lease = this.leases.get(slotOf(account, window));
+    const lease = this.leases.get(account, window);
     if (lease === undefined || lease.validUntilMs <= this.nowMs()) return 0;
     if (lease.limitUsd > limitUsd + EPSILON) {
       lease.validUntilMs = 0;
@@ -105,22 +107,22 @@ export class LeaseBook {
   }
 
   touch(account: string, window: string): void {
-    const lease = this.leases.get(slotOf(account, window));
+    const lease = this.leases.get(account, window);
     if (lease !== undefined) lease.lastUsedMs = this.nowMs();
   }
 
   /** How many calls like the one asking a grant of this slot should cover. */
   leaseCalls(account: string, window: string): number {
-    return this.leases.get(slotOf(account, window))?.calls ?? MIN_LEASE_CALLS;
+    return this.leases.get(account, window)?.calls ?? MIN_LEASE_CALLS;
   }
 
   capped(account: string, window: string): boolean {
-    return this.leases.get(slotOf(account, window))?.capped ?? false;
+    return this.leases.get(account, window)?.capped ?? false;
   }
 
   /** Whether a grant for the slot is under way (callers wait for it instead of starting another). */
   pending(account: string, window: string): Promise<LeaseGrant> | undefined {
-    return this.grants.get(slotOf(account, window));
+    return this.grants.get(account, window);
   }
 
   /**
@@ -128,11 +130,10 @@ export class LeaseBook {
    * `extraUsd` more than is used now would not fit in it either: refuse it without asking again.
    */
   recentRefusal(account: string, window: string, extraUsd: number): number | null {
-    const key = slotOf(account, window);
-    const refusal = this.refusals.get(key);
+    const refusal = this.refusals.get(account, window);
     if (refusal === undefined) return null;
     if (this.nowMs() - refusal.atMs >= REFUSAL_MEMORY_MS) {
-      this.refusals.delete(key);
+      this.refusals.delete(account, window);
       return null;
     }
     return this.options.used(account, window) + extraUsd > refusal.roomUsd + EPSILON ? refusal.roomUsd : null;
@@ -145,21 +146,20 @@ export class LeaseBook {
    * a time: a caller finding one under way gets that one and checks again.
    */
   extend(slot: LeaseSlot, limitUsd: number, extraUsd: number, chunkUsd: number): Promise<LeaseGrant> {
-    const key = slotOf(slot.account, slot.window);
-    const running = this.grants.get(key);
+    const running = this.grants.get(slot.account, slot.window);
     if (running !== undefined) return running;
     const grant = this.options
-      .readTurn(() => this.turn.read(() => this.grant(key, slot, limitUsd, extraUsd, chunkUsd)))
+      .readTurn(() => this.turn.read(() => this.grant(slot, limitUsd, extraUsd, chunkUsd)))
       .finally(() => {
-        if (this.grants.get(key) === grant) this.grants.delete(key);
+        if (this.grants.get(slot.account, slot.window) === grant) this.grants.delete(slot.account, slot.window);
       });
-    this.grants.set(key, grant);
+    this.grants.set(slot.account, slot.window, grant);
     return grant;
   }
 
   /** Spend of this replica reached the store: it no longer needs lease money. */
   consume(account: string, window: string, amountUsd: number): void {
-    const lease = this.leases.get(slotOf(account, window));
+    const lease = this.leases.get(account, window);
     if (lease !== undefined) lease.leaseUsd -= amountUsd;
   }
 
@@ -173,10 +173,10 @@ export class LeaseBook {
       const now = this.nowMs();
       const idle: LeaseSlot[] = [];
       const due: Lease[] = [];
-      for (const [key, lease] of this.leases) {
+      for (const lease of this.leases.values()) {
         if (used(lease.account, lease.window) <= EPSILON && now - lease.lastUsedMs >= this.options.idleMs) {
           // Out of the book before the await: nothing is admitted from a lease being given back.
-          this.leases.delete(key);
+          this.leases.delete(lease.account, lease.window);
           idle.push({ account: lease.account, window: lease.window });
         } else if (lease.validUntilMs - now < this.options.ttlMs / 2 || Math.abs(lease.leaseUsd - lease.syncedUsd) > EPSILON) {
           due.push(lease);
@@ -207,12 +207,12 @@ export class LeaseBook {
 
   /** At shutdown, after the last ledger flush: every lease goes back at once. */
   async releaseAll(): Promise<void> {
-    const slots = [...this.leases.values()].map((l) => ({ account: l.account, window: l.window }));
+    const slots = this.leases.values().map((l) => ({ account: l.account, window: l.window }));
     this.leases.clear();
     if (slots.length > 0) await this.options.store.releaseLeases(this.options.holder, slots);
   }
 
-  private async grant(key: string, slot: LeaseSlot, limitUsd: number, extraUsd: number, chunkUsd: number): Promise<LeaseGrant> {
+  private async grant(slot: LeaseSlot, limitUsd: number, extraUsd: number, chunkUsd: number): Promise<LeaseGrant> {
     const now = this.nowMs();
     const held = this.usable(slot.account, slot.window, limitUsd);
     const used = this.options.used(slot.account, slot.window);
@@ -229,11 +229,11 @@ export class LeaseBook {
       expiresAt: this.iso(now + this.options.ttlMs),
     });
     if (result.leaseUsd === null) {
-      this.refusals.set(key, { roomUsd: result.roomUsd, atMs: now });
+      this.refusals.set(slot.account, slot.window, { roomUsd: result.roomUsd, atMs: now });
       return result;
     }
-    this.refusals.delete(key);
-    const existing = this.leases.get(key);
+    this.refusals.delete(slot.account, slot.window);
+    const existing = this.leases.get(slot.account, slot.window);
     const lease: Lease = existing ?? {
       account: slot.account,
       window: slot.window,
@@ -257,7 +257,7 @@ export class LeaseBook {
     lease.syncedUsd = result.leaseUsd;
     lease.validUntilMs = now + this.options.ttlMs - this.marginMs;
     lease.lastUsedMs = now;
-    this.leases.set(key, lease);
+    this.leases.set(slot.account, slot.window, lease);
     return result;
   }
 

@@ -7,7 +7,7 @@ import { budgetSlots, LeaseBook } from './lease-book.js';
 import { SpendBook } from './spend-book.js';
 import { keyBudget, spendAccounts } from './accounts.js';
 import type { Budget, GenerationRecord, LedgerRepository, Meter, MeterOptions, Reservation, SpendDelta } from './types.js';
-import { windowList, windowsAt } from './windows.js';
+import { windowList, windowListAt, windowsAt } from './windows.js';
 
 const LOG_EVERY_N_FAILURES = 40;
 
@@ -18,6 +18,8 @@ interface Queued {
 }
 
 const money = (value: number): number => (Number.isFinite(value) && value > 0 ? value : 0);
+/** `money(value)` would return `value` itself (no NaN, infinity, negative or -0). */
+const isMoney = (value: number): boolean => (value > 0 && Number.isFinite(value)) || Object.is(value, 0);
 
 /**
  * The meter: reservations against key limits (in memory, per key), settled spend visible at once,
@@ -125,16 +127,21 @@ class BatchingMeter implements Meter {
   settle(reservation: Reservation, generation: GenerationRecord): void {
     try {
       this.release(reservation);
-      const record: GenerationRecord = {
-        ...generation,
-        promptCostUsd: money(generation.promptCostUsd),
-        completionCostUsd: money(generation.completionCostUsd),
-        costUsd: money(generation.costUsd),
-      };
+      // The caller hands the record over; it is copied only when a cost must be made sane.
+      const record: GenerationRecord =
+        isMoney(generation.promptCostUsd) && isMoney(generation.completionCostUsd) && isMoney(generation.costUsd)
+          ? generation
+          : {
+              ...generation,
+              promptCostUsd: money(generation.promptCostUsd),
+              completionCostUsd: money(generation.completionCostUsd),
+              costUsd: money(generation.costUsd),
+            };
       const deltas: SpendDelta[] = [];
       if (record.costUsd > 0) {
+        const windows = windowListAt(this.options.clock.now());
         for (const account of spendAccounts(record)) {
-          for (const window of windowList(windowsAt(this.options.clock.now()))) {
+          for (const window of windows) {
             deltas.push({ generationId: record.id, account, window, amountUsd: record.costUsd, byokUsd: 0 });
             this.book.addPending(account, window, record.costUsd);
           }

@@ -1,3 +1,5 @@
+import { SlotMap } from './slot-map.js';
+
 /**
  * In-memory money bookkeeping of the meter, all synchronous (so a check-and-reserve never
  * interleaves with another): in-flight reservations per account and settled-but-unwritten spend
@@ -8,8 +10,6 @@ interface Tally {
   amount: number;
   count: number;
 }
-
-const slot = (keyHash: string, window: string): string => `${keyHash}\n${window}`;
 
 function add(map: Map<string, Tally>, key: string, amount: number): void {
   const t = map.get(key);
@@ -31,7 +31,7 @@ function remove(map: Map<string, Tally>, key: string, amount: number): void {
 
 export class SpendBook {
   private readonly reserved = new Map<string, Tally>();
-  private readonly pending = new Map<string, Tally>();
+  private readonly pending = new SlotMap<Tally>();
 
   reservedFor(keyHash: string): number {
     return this.reserved.get(keyHash)?.amount ?? 0;
@@ -46,15 +46,24 @@ export class SpendBook {
   }
 
   pendingFor(keyHash: string, window: string): number {
-    return this.pending.get(slot(keyHash, window))?.amount ?? 0;
+    return this.pending.get(keyHash, window)?.amount ?? 0;
   }
 
   addPending(keyHash: string, window: string, amount: number): void {
-    add(this.pending, slot(keyHash, window), amount);
+    const t = this.pending.get(keyHash, window);
+    if (t === undefined) this.pending.set(keyHash, window, { amount, count: 1 });
+    else {
+      t.amount += amount;
+      t.count += 1;
+    }
   }
 
-  /** A queued delta reached the database: it is no longer pending. */
+  /** A queued delta reached the database: it is no longer pending (deleted at zero entries, like a hold). */
   commitPending(keyHash: string, window: string, amount: number): void {
-    remove(this.pending, slot(keyHash, window), amount);
+    const t = this.pending.get(keyHash, window);
+    if (t === undefined) return;
+    t.amount -= amount;
+    t.count -= 1;
+    if (t.count <= 0) this.pending.delete(keyHash, window);
   }
 }

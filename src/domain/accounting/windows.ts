@@ -32,21 +32,40 @@ export interface WindowSet {
   month: string;
 }
 
+const DAY_MS = 86_400_000;
+/** The windows of the UTC day last asked for (every window changes only at a UTC midnight). */
+let cached: { day: number; set: WindowSet; list: readonly string[] } | null = null;
+
+function cachedWindows(now: Date): { set: WindowSet; list: readonly string[] } {
+  const day = Math.floor(now.getTime() / DAY_MS);
+  if (cached === null || cached.day !== day) {
+    const set: WindowSet = Object.freeze({ lifetime: LIFETIME, day: dayWindow(now), week: weekWindow(now), month: monthWindow(now) });
+    cached = { day, set, list: Object.freeze([set.lifetime, set.day, set.week, set.month]) };
+  }
+  return cached;
+}
+
+/** The same (frozen) object for every call within one UTC day: no strings are built per call. */
 export function windowsAt(now: Date): WindowSet {
-  return { lifetime: LIFETIME, day: dayWindow(now), week: weekWindow(now), month: monthWindow(now) };
+  return cachedWindows(now).set;
 }
 
 export const windowList = (set: WindowSet): string[] => [set.lifetime, set.day, set.week, set.month];
+
+/** `windowList(windowsAt(now))`, shared and frozen. */
+export function windowListAt(now: Date): readonly string[] {
+  return cachedWindows(now).list;
+}
 
 /** The window a key's limit is checked in: its `limit_reset` window, lifetime when it never resets. */
 export function limitWindow(reset: LimitReset | null, now: Date): string {
   switch (reset) {
     case 'daily':
-      return dayWindow(now);
+      return windowsAt(now).day;
     case 'weekly':
-      return weekWindow(now);
+      return windowsAt(now).week;
     case 'monthly':
-      return monthWindow(now);
+      return windowsAt(now).month;
     default:
       return LIFETIME;
   }
