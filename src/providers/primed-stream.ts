@@ -1,3 +1,9 @@
+/** A source of items whose `return()` runs its cleanup (an async generator, or a hand-written relay). */
+export interface ClosableIterator<T> {
+  next(): Promise<IteratorResult<T, void>>;
+  return(): Promise<IteratorResult<T, void>>;
+}
+
 /**
  * Pulls the first item of a stream before handing it out: errors that happen before the first
  * item reject the returned promise (so routing can still fall back), later ones are thrown by
@@ -5,7 +11,7 @@
  * The iterator hands out the primed item, then calls the source directly: no extra generator
  * (one fewer promise and microtask hop per streamed chunk).
  */
-export async function primeStream<T>(source: AsyncGenerator<T, void, undefined>): Promise<AsyncIterable<T>> {
+export async function primeStream<T>(source: ClosableIterator<T>): Promise<AsyncIterable<T>> {
   const first = await source.next(); // rejects: the generator has already cleaned up
   return {
     [Symbol.asyncIterator]: (): AsyncIterator<T, void, undefined> => {
@@ -19,7 +25,7 @@ export async function primeStream<T>(source: AsyncGenerator<T, void, undefined>)
         },
         return: async () => {
           primed = null;
-          await source.return(undefined);
+          await source.return();
           return { done: true, value: undefined };
         },
       };

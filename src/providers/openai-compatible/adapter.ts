@@ -10,7 +10,7 @@ import type {
 import { parseOpenAiUsage } from '../../canonical/index.js';
 import { failFromResponse, protocolError, type UpstreamHttpClient, type UpstreamResponse } from '../../upstream/index.js';
 import { int, isRecord, nowSeconds, str } from '../json.js';
-import { primeStream } from '../primed-stream.js';
+import { primeStream, type ClosableIterator } from '../primed-stream.js';
 import type { CallContext, ProviderAdapter, ProviderEndpointConfig } from '../types.js';
 import { chatBody, completionBody, endpointUrl, requestHeaders } from './wire-request.js';
 import { chatChunk, chatResponse, completionChoices, deltaText, estimatedUsage, promptText } from './wire-response.js';
@@ -53,7 +53,7 @@ export class OpenAiCompatibleAdapter implements ProviderAdapter {
     return primeStream(this.chatChunks(res, endpoint, req, ctx));
   }
 
-  private chatChunks(res: UpstreamResponse, endpoint: ProviderEndpointConfig, req: CanonicalChatRequest, ctx: CallContext): AsyncGenerator<CanonicalChunk, void, undefined> {
+  private chatChunks(res: UpstreamResponse, endpoint: ProviderEndpointConfig, req: CanonicalChatRequest, ctx: CallContext): ClosableIterator<CanonicalChunk> {
     return relayOpenAiStream<CanonicalChunk>({
       res,
       endpoint,
@@ -113,7 +113,7 @@ export class OpenAiCompatibleAdapter implements ProviderAdapter {
     endpoint: ProviderEndpointConfig,
     req: CanonicalCompletionRequest,
     ctx: CallContext,
-  ): AsyncGenerator<CanonicalCompletionChunk, void, undefined> {
+  ): ClosableIterator<CanonicalCompletionChunk> {
     return relayOpenAiStream<CanonicalCompletionChunk>({
       res,
       endpoint,
