@@ -115,3 +115,15 @@ test('SseParser: a UTF-8 byte-order mark is dropped even when split across chunk
     ['a\ufffd'],
   );
 });
+
+test('LF-only stream (the fast path) at every split point, with multi-line data, comments and a last line without terminator', () => {
+  const text = ': hi\ndata: {"a":1}\n\ndata:x\ndata: y\nevent: e\nid: 3\n\ndata: é😀\n\ndata: tail';
+  const expected = [
+    { event: 'message', data: '{"a":1}', id: null },
+    { event: 'e', data: 'x\ny', id: '3' },
+    { event: 'message', data: 'é😀', id: '3' },
+    { event: 'message', data: 'tail', id: '3' },
+  ];
+  const bytes = new TextEncoder().encode(text);
+  for (let i = 0; i <= bytes.length; i++) assert.deepEqual(parseInPieces(bytes, [i]), expected, `split at ${i}`);
+});

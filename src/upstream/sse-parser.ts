@@ -94,6 +94,24 @@ export class SseParser {
   }
 
   private scan(text: string): void {
+    // Without a CR (the usual stream) lines are found with indexOf, natively; else char by char.
+    if (text.indexOf('\r') === -1) this.scanLf(text);
+    else this.scanAny(text);
+  }
+
+  private scanLf(text: string): void {
+    let start = 0;
+    for (let i = text.indexOf('\n'); i !== -1; i = text.indexOf('\n', start)) {
+      const piece = text.slice(start, i);
+      const line = this.pending.length > 0 ? this.pending + piece : piece;
+      this.pending = '';
+      start = i + 1;
+      this.processLine(line);
+    }
+    this.keepRest(text, start);
+  }
+
+  private scanAny(text: string): void {
     let start = 0;
     const n = text.length;
     for (let i = 0; i < n; i++) {
@@ -112,8 +130,12 @@ export class SseParser {
       start = i + 1;
       this.processLine(line);
     }
-    if (start < n) {
-      this.pending += text.slice(start);
+    this.keepRest(text, start);
+  }
+
+  private keepRest(text: string, start: number): void {
+    if (start < text.length) {
+      this.pending += start === 0 ? text : text.slice(start);
       if (this.pending.length + this.dataChars > this.maxEventChars) throw new SseEventTooLargeError(this.maxEventChars);
     }
   }
@@ -125,6 +147,10 @@ export class SseParser {
     }
     if (line.charCodeAt(0) === 58 /* : */) {
       this.onComment?.(line.slice(1).trimStart());
+      return;
+    }
+    if (line.startsWith('data:')) {
+      this.addData(line.charCodeAt(5) === 32 ? line.slice(6) : line.slice(5));
       return;
     }
     const colon = line.indexOf(':');
@@ -139,9 +165,7 @@ export class SseParser {
     }
     switch (field) {
       case 'data':
-        this.data.push(value);
-        this.dataChars += value.length + 1;
-        if (this.dataChars > this.maxEventChars) throw new SseEventTooLargeError(this.maxEventChars);
+        this.addData(value);
         break;
       case 'event':
         this.eventType = value;
@@ -154,13 +178,20 @@ export class SseParser {
     }
   }
 
+  private addData(value: string): void {
+    this.data.push(value);
+    this.dataChars += value.length + 1;
+    if (this.dataChars > this.maxEventChars) throw new SseEventTooLargeError(this.maxEventChars);
+  }
+
   private dispatch(): void {
     if (this.data.length === 0) {
       this.eventType = '';
       return;
     }
-    this.out.push({ event: this.eventType === '' ? 'message' : this.eventType, data: this.data.join('\n'), id: this.lastId });
-    this.data = [];
+    const data = this.data.length === 1 ? (this.data[0] as string) : this.data.join('\n');
+    this.out.push({ event: this.eventType === '' ? 'message' : this.eventType, data, id: this.lastId });
+    this.data.length = 0;
     this.dataChars = 0;
     this.eventType = '';
   }
