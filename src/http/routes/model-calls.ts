@@ -18,6 +18,7 @@ import type { RouteCandidate } from '../../domain/routing/index.js';
 import { errorResponses } from '../schemas/common.js';
 import type { App } from '../types.js';
 import { markModelCallScope } from '../../observability/request-log.js';
+import { abortOnDisconnect } from '../client-abort.js';
 
 export interface ModelCallOptions {
   gateway: Gateway;
@@ -57,19 +58,10 @@ function finishOf(chunk: AnyChunk): string | null {
   return null;
 }
 
-/** Aborts the upstream call when the client goes away before the answer is complete. */
-function abortOnDisconnect(reply: FastifyReply): AbortController {
-  const controller = new AbortController();
-  reply.raw.on('close', () => {
-    if (!reply.raw.writableFinished) controller.abort();
-  });
-  return controller;
-}
-
 async function respondJson(gateway: Gateway, call: PreparedCall, reply: FastifyReply) {
-  const controller = abortOnDisconnect(reply);
-  const ctx = { signal: controller.signal, requestId: call.requestId };
-  const outcome = await gateway.attempt<CanonicalChatResponse | CanonicalCompletionResponse>(call, controller.signal, (c, endpoint) => {
+  const signal = abortOnDisconnect(reply);
+  const ctx = { signal, requestId: call.requestId };
+  const outcome = await gateway.attempt<CanonicalChatResponse | CanonicalCompletionResponse>(call, signal, (c, endpoint) => {
     const adapter = gateway.adapterFor(c);
     return call.kind === 'chat'
       ? adapter.chat(endpoint, gateway.chatRequest(call, c), ctx)
@@ -100,8 +92,8 @@ function errorChunk(call: PreparedCall, slug: string, error: GatewayError) {
 }
 
 async function respondStream(gateway: Gateway, call: PreparedCall, reply: FastifyReply, options: ModelCallOptions): Promise<void> {
-  const controller = abortOnDisconnect(reply);
-  const ctx = { signal: controller.signal, requestId: call.requestId };
+  const signal = abortOnDisconnect(reply);
+  const ctx = { signal, requestId: call.requestId };
   const writer = new SseWriter(reply.raw, {
     keepAliveAfterMs: options.keepAliveAfterMs,
     keepAliveEveryMs: options.keepAliveEveryMs,
@@ -111,7 +103,7 @@ async function respondStream(gateway: Gateway, call: PreparedCall, reply: Fastif
   writer.startWaiting();
   let outcome;
   try {
-    outcome = await gateway.attempt<AsyncIterable<AnyChunk>>(call, controller.signal, (c, endpoint) => {
+    outcome = await gateway.attempt<AsyncIterable<AnyChunk>>(call, signal, (c, endpoint) => {
       const adapter = gateway.adapterFor(c);
       return call.kind === 'chat'
         ? adapter.chatStream(endpoint, gateway.chatRequest(call, c), ctx)
@@ -145,16 +137,16 @@ async function respondStream(gateway: Gateway, call: PreparedCall, reply: Fastif
         out.usage = usageWithCost(chunk.usage, costOf(chunk.usage, candidate.endpoint.pricing));
       }
       await writer.data(JSON.stringify(out));
-      if (controller.signal.aborted) break;
+      if (signal.aborted) break;
     }
   } catch (raw) {
     finish = 'error';
-    if (!controller.signal.aborted) {
+    if (!signal.aborted) {
       const error = isGatewayError(raw) ? raw : errors.badGateway('Provider stream failed');
       await writer.data(JSON.stringify(errorChunk(call, candidate.model.slug, error)));
     }
   }
-  settleStream(gateway, { call, candidate, attempts: outcome.attempts, firstByteMs: outcome.firstByteMs }, { usage, finish, upstreamId, streamed, cancelled: controller.signal.aborted });
+  settleStream(gateway, { call, candidate, attempts: outcome.attempts, firstByteMs: outcome.firstByteMs }, { usage, finish, upstreamId, streamed, cancelled: signal.aborted });
   writer.end();
 }
 
