@@ -26,7 +26,8 @@ const textAjv = makeAjv('array');
 export const validatorCompiler: FastifySchemaCompiler<unknown> = ({ schema, httpPart }) => {
   const ajv = httpPart === 'body' ? bodyAjv : textAjv;
   const validate: ValidateFunction = ajv.compile(schema as object);
-  return (data: unknown) => (validate(data) ? { value: data } : { error: toGatewayError(validate.errors ?? [], httpPart) });
+  // `true` keeps the value Fastify holds (Ajv applies defaults in place): no result object per request.
+  return (data: unknown) => (validate(data) ? true : { error: toGatewayError(validate.errors ?? [], httpPart) });
 };
 
 const PART_NAMES: Record<string, string> = { body: 'body', querystring: 'query', params: 'path', headers: 'header' };

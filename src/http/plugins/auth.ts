@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { errors } from '../../errors/index.js';
 import type { KeyAuthenticator } from '../../domain/keys/authenticator.js';
 import type { KeyKind, KeyRecord } from '../../domain/keys/types.js';
@@ -31,11 +31,22 @@ function admits(level: AuthLevel, kind: KeyKind): boolean {
  */
 export function requireKey(scope: FastifyInstance, authenticator: KeyAuthenticator, level: AuthLevel): void {
   scope.decorateRequest('principal', null as unknown as KeyRecord);
-  scope.addHook('onRequest', async (request) => {
-    const record = await authenticator.authenticate(bearerToken(request));
-    if (!admits(level, record.kind)) {
-      throw level === 'management' ? errors.managementOnly() : errors.apiKeyOnly();
+  // Callback style: one promise per request (the authenticator's), not a second for an async hook.
+  scope.addHook('onRequest', (request: FastifyRequest, _reply: FastifyReply, done: (error?: Error) => void) => {
+    let token: string;
+    try {
+      token = bearerToken(request);
+    } catch (error) {
+      done(error as Error);
+      return;
     }
-    request.principal = record;
+    authenticator.authenticate(token).then((record) => {
+      if (!admits(level, record.kind)) {
+        done(level === 'management' ? errors.managementOnly() : errors.apiKeyOnly());
+        return;
+      }
+      request.principal = record;
+      done();
+    }, done);
   });
 }

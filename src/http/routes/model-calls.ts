@@ -168,8 +168,9 @@ async function handle(kind: CallKind, gateway: Gateway, options: ModelCallOption
   const call = await gateway.prepare({ kind, key: request.principal, body: request.body as ChatRequestBody | CompletionRequestBody, requestId: request.id });
   // From here the gateway settles the call and logs its call-log line, whatever happens.
   request.reachedGateway = true;
-  reply.headers(callHeaders(call));
   if (call.stream) return respondStream(gateway, call, reply, options);
+  reply.header('x-request-id', call.requestId).header('x-generation-id', call.generationId);
+  if (call.flags.length > 0) reply.header(CONTENT_FLAGS_HEADER, call.flags.join(','));
   return respondJson(gateway, call, reply);
 }
 
