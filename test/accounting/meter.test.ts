@@ -60,6 +60,17 @@ describe('meter: reservations', () => {
     await meter.close();
   });
 
+  it('a key record whose limit or reset changes is checked against the new one (the key budget is rebuilt)', async () => {
+    const { meter } = meterWith();
+    const key = apiKey({ limit: 1, limitReset: null });
+    meter.release(await meter.reserve(key, 0.5));
+    key.limit = 0.1;
+    await assert.rejects(meter.reserve(key, 0.5), (e: unknown) => isGatewayError(e) && e.status === 402 && e.metadata?.['limit'] === 0.1);
+    key.limitReset = 'daily';
+    await assert.rejects(meter.reserve(key, 0.5), (e: unknown) => isGatewayError(e) && e.metadata?.['limit_reset'] === 'daily');
+    await meter.close();
+  });
+
   /** Callers that reserve 0.01, "call" for a moment, then settle `actual`, until refused. */
   async function spendUntilRefused(callers: number, actual: number): Promise<number> {
     const { meter } = meterWith();

@@ -30,6 +30,18 @@ function refillAhead(leases: LeaseBook, slot: BudgetSlot, amountUsd: number): vo
 }
 
 /**
+ * The first round of `admit`, without waiting: when every slot's lease covers the call, holds it
+ * (`onAdmit`), tops up leases running low in the background and returns true; else changes
+ * nothing and returns false (then `admit` does the rest).
+ */
+export function admitFromLeases(leases: LeaseBook, slots: readonly BudgetSlot[], amountUsd: number, onAdmit: () => void): boolean {
+  for (const slot of slots) if (!fits(leases, slot, amountUsd)) return false;
+  onAdmit();
+  for (const slot of slots) refillAhead(leases, slot, amountUsd);
+  return true;
+}
+
+/**
  * Admits a call of `amountUsd` into every slot from this replica's leases: no database round trip
  * while they cover it. When one falls short, the store is asked to extend it, and everything is
  * checked again. The final check and `onAdmit` (the hold) are one synchronous step, so concurrent
@@ -38,12 +50,9 @@ function refillAhead(leases: LeaseBook, slot: BudgetSlot, amountUsd: number): vo
  */
 export async function admit(leases: LeaseBook, slots: readonly BudgetSlot[], amountUsd: number, onAdmit: () => void): Promise<void> {
   for (let round = 0; round < MAX_ROUNDS; round++) {
+    if (admitFromLeases(leases, slots, amountUsd, onAdmit)) return;
     const short = slots.find((slot) => !fits(leases, slot, amountUsd));
-    if (short === undefined) {
-      onAdmit();
-      for (const slot of slots) refillAhead(leases, slot, amountUsd);
-      return;
-    }
+    if (short === undefined) continue;
     const running = leases.pending(short.account, short.window);
     if (running !== undefined) {
       // Someone else's grant for this slot: wait for it, then check again.

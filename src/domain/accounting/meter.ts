@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { KeyRecord } from '../keys/types.js';
 import type { KeyUsage, KeyUsageReader } from '../keys/usage.js';
 import { ReadWriteGate } from './gate.js';
-import { admit, GrantFailed } from './admission.js';
+import { admit, admitFromLeases, GrantFailed } from './admission.js';
 import { budgetSlots, LeaseBook } from './lease-book.js';
 import { SpendBook } from './spend-book.js';
 import { keyBudget, spendAccounts } from './accounts.js';
@@ -38,6 +38,7 @@ class BatchingMeter implements Meter {
   private readonly gate = new ReadWriteGate();
   private readonly leases: LeaseBook;
   private readonly active = new WeakSet<Reservation>();
+  private readonly keyBudgets = new WeakMap<KeyRecord, Budget>();
   private maintaining = false;
   private grantFailureLoggedAt = Number.NEGATIVE_INFINITY;
   /** Settled, not yet handed to the ledger. */
@@ -83,23 +84,38 @@ class BatchingMeter implements Meter {
    */
   async reserve(key: KeyRecord, estimateUsd: number, budgets: readonly Budget[] = []): Promise<Reservation> {
     const amountUsd = money(estimateUsd);
-    const checks: Budget[] = key.limit === null ? [...budgets] : [keyBudget(key, key.limit), ...budgets];
-    const accounts = [...new Set(checks.map((b) => b.account))];
+    const checks: readonly Budget[] = key.limit === null ? budgets : [this.keyBudget(key, key.limit), ...budgets];
+    const accounts: string[] = [];
+    for (const budget of checks) if (!accounts.includes(budget.account)) accounts.push(budget.account);
     const reservation: Reservation = Object.freeze({ accounts, amountUsd });
     if (checks.length === 0) return reservation;
     const slots = budgetSlots(checks, this.options.clock.now());
     // BYOK spend would count here when include_byok_in_limit is set; there is no BYOK yet.
-    await admit(this.leases, slots, amountUsd, () => {
+    const hold = () => {
       for (const account of accounts) this.book.hold(account, amountUsd);
       this.active.add(reservation);
-    }).catch((error: unknown) => {
+    };
+    // Leases that cover the call admit it at once; only a short one waits for the store.
+    if (admitFromLeases(this.leases, slots, amountUsd, hold)) return reservation;
+    try {
+      await admit(this.leases, slots, amountUsd, hold);
+    } catch (error) {
       if (error instanceof GrantFailed && Date.now() - this.grantFailureLoggedAt > 5000) {
         this.grantFailureLoggedAt = Date.now();
         this.log('meter: a budget lease could not be granted (database unreachable?); such calls get 503', error.cause);
       }
       throw error instanceof GrantFailed ? error.toGatewayError() : error;
-    });
+    }
     return reservation;
+  }
+
+  /** The key's own budget, built once per key record and limit (records are cached by the authenticator). */
+  private keyBudget(key: KeyRecord, limit: number): Budget {
+    const known = this.keyBudgets.get(key);
+    if (known !== undefined && known.limitUsd === limit && known.reset === key.limitReset) return known;
+    const budget = keyBudget(key, limit);
+    this.keyBudgets.set(key, budget);
+    return budget;
   }
 
   /** What this replica has in flight or settled-but-unwritten in one account's window. */
