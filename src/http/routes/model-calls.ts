@@ -136,7 +136,9 @@ async function respondStream(gateway: Gateway, call: PreparedCall, reply: Fastif
         usage = chunk.usage;
         out.usage = usageWithCost(chunk.usage, costOf(chunk.usage, candidate.endpoint.pricing));
       }
-      await writer.data(JSON.stringify(out));
+      // data() returns a promise only under backpressure: no microtask hop per event otherwise.
+      const drained = writer.data(JSON.stringify(out));
+      if (drained !== undefined) await drained;
       if (signal.aborted) break;
     }
   } catch (raw) {
