@@ -19,7 +19,8 @@ export interface UpstreamTimeouts {
 export interface UpstreamCall {
   url: string;
   method?: 'GET' | 'POST';
-  headers: Record<string, string>;
+  /** A frozen object (e.g. built once per endpoint) lets the client reuse its merge with the defaults. */
+  headers: Readonly<Record<string, string>>;
   body?: string;
   providerId: string;
   /** Only used to scrub it out of error messages. */
@@ -42,6 +43,7 @@ export class UpstreamHttpClient {
   private readonly ownsPools: boolean;
   private readonly maxBodyBytes: number;
   private readonly targets = new Map<string, { origin: string; path: string }>();
+  private readonly mergedHeaders = new WeakMap<Readonly<Record<string, string>>, Readonly<Record<string, string>>>();
 
   constructor(options: UpstreamHttpClientOptions = {}) {
     this.pools = options.pools ?? new UpstreamPools(options);
@@ -67,8 +69,7 @@ export class UpstreamHttpClient {
     const ctx: TransportErrorContext = { providerId: call.providerId, apiKey: call.apiKey, signal: call.signal, timeouts: call.timeouts };
     const exchange = new UpstreamExchange({ ctx, firstByteDeadline: Date.now() + call.timeouts.firstByteMs, maxBodyBytes: this.maxBodyBytes });
     const started = exchange.started();
-    const headers: Record<string, string> = { 'accept-encoding': 'identity', 'user-agent': 'switchyard', ...call.headers };
-    if (call.body !== undefined && headers['content-type'] === undefined) headers['content-type'] = 'application/json';
+    const headers = this.headersFor(call);
     pool.dispatch(
       {
         path: url.path,
@@ -81,6 +82,20 @@ export class UpstreamHttpClient {
       exchange,
     );
     return started;
+  }
+
+  /** The call's headers over our defaults; for a frozen headers object, merged once and reused. */
+  private headersFor(call: UpstreamCall): Readonly<Record<string, string>> {
+    const own = call.headers;
+    const reusable = Object.isFrozen(own) && own['content-type'] !== undefined;
+    if (reusable) {
+      const merged = this.mergedHeaders.get(own);
+      if (merged !== undefined) return merged;
+    }
+    const headers: Record<string, string> = { 'accept-encoding': 'identity', 'user-agent': 'switchyard', ...own };
+    if (call.body !== undefined && headers['content-type'] === undefined) headers['content-type'] = 'application/json';
+    if (reusable) this.mergedHeaders.set(own, Object.freeze(headers));
+    return headers;
   }
 
   async close(): Promise<void> {

@@ -12,7 +12,7 @@ import { failFromResponse, protocolError, type UpstreamHttpClient, type Upstream
 import { int, isRecord, nowSeconds, str } from '../json.js';
 import { primeStream, type ClosableIterator } from '../primed-stream.js';
 import type { CallContext, ProviderAdapter, ProviderEndpointConfig } from '../types.js';
-import { chatBody, completionBody, endpointUrl, requestHeaders } from './wire-request.js';
+import { chatBody, completionBody, wireTarget } from './wire-request.js';
 import { chatChunk, chatResponse, completionChoices, deltaText, estimatedUsage, promptText } from './wire-response.js';
 import { relayOpenAiStream } from './stream-relay.js';
 
@@ -26,9 +26,10 @@ export class OpenAiCompatibleAdapter implements ProviderAdapter {
   constructor(private readonly http: UpstreamHttpClient) {}
 
   private async post(endpoint: ProviderEndpointConfig, path: string, body: unknown, stream: boolean, ctx: CallContext): Promise<UpstreamResponse> {
+    const target = wireTarget(endpoint, path, stream);
     const call = {
-      url: endpointUrl(endpoint, path),
-      headers: requestHeaders(endpoint, stream),
+      url: target.url,
+      headers: target.headers,
       body: JSON.stringify(body),
       providerId: endpoint.providerId,
       apiKey: endpoint.apiKey,
@@ -43,7 +44,7 @@ export class OpenAiCompatibleAdapter implements ProviderAdapter {
   async chat(endpoint: ProviderEndpointConfig, req: CanonicalChatRequest, ctx: CallContext): Promise<CanonicalChatResponse> {
     const res = await this.post(endpoint, '/chat/completions', chatBody(req, false), false, ctx);
     const body = await res.json();
-    const out = chatResponse(body, { model: req.model, id: `gen-${ctx.requestId}`, prompt: promptText(req.messages) });
+    const out = chatResponse(body, { model: req.model, id: `gen-${ctx.requestId}`, prompt: () => promptText(req.messages) });
     if (out === null) throw protocolError(endpoint.providerId, 'Provider returned a body without choices');
     return out;
   }

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { chatBody, endpointUrl, requestHeaders } from './wire-request.js';
+import { chatBody, completionBody, endpointUrl, requestHeaders, wireTarget } from './wire-request.js';
 import type { ProviderEndpointConfig } from '../types.js';
 
 const endpoint: ProviderEndpointConfig = {
@@ -41,4 +41,34 @@ test('url and headers come from config', () => {
   assert.equal(headers.accept, 'text/event-stream');
   assert.equal(headers['HTTP-Referer'], 'https://app.test');
   assert.equal(requestHeaders({ ...endpoint, apiKey: null }, false).authorization, undefined);
+});
+
+test('the body keeps the old key order: extras first, typed fields over them in request order, then model and stream', () => {
+  const req = {
+    model: 'm',
+    messages: [{ role: 'user' as const, content: 'x' }],
+    temperature: 0.2,
+    top_p: undefined,
+    max_tokens: 5,
+    extra: { zeta: 1, temperature: 9, model: 'client-said', alpha: [1] },
+  };
+  const { extra, ...typed } = req;
+  const defined = Object.fromEntries(Object.entries(typed).filter(([, v]) => v !== undefined));
+  assert.equal(JSON.stringify(chatBody(req, false)), JSON.stringify({ ...extra, ...defined, model: 'm', stream: false }));
+  const completion = { model: 'm', prompt: 'p', echo: undefined, extra: { best_of: 2 } };
+  assert.equal(JSON.stringify(completionBody(completion, true)), JSON.stringify({ best_of: 2, model: 'm', prompt: 'p', stream: true, stream_options: { include_usage: true } }));
+});
+
+test('wireTarget: built once per frozen endpoint, path and stream; a mutable endpoint is never cached', () => {
+  const frozen = Object.freeze({ ...endpoint, headers: Object.freeze({ ...endpoint.headers }) });
+  const a = wireTarget(frozen, '/chat/completions', false);
+  assert.equal(wireTarget(frozen, '/chat/completions', false), a);
+  assert.ok(Object.isFrozen(a.headers));
+  assert.deepEqual(a, { url: endpointUrl(frozen, '/chat/completions'), headers: requestHeaders(frozen, false) });
+  const s = wireTarget(frozen, '/chat/completions', true);
+  assert.notEqual(s, a);
+  assert.equal(s.headers.accept, 'text/event-stream');
+  assert.equal(wireTarget(frozen, '/completions', false).url, 'https://api.groq.test/openai/v1/completions');
+  const mutable = { ...endpoint };
+  assert.notEqual(wireTarget(mutable, '/chat/completions', false), wireTarget(mutable, '/chat/completions', false));
 });

@@ -82,7 +82,8 @@ function assistantText(m: CanonicalAssistantMessage): string {
   return text;
 }
 
-export function chatResponse(body: unknown, fallback: { model: string; id: string; prompt: string }): CanonicalChatResponse | null {
+/** `fallback.prompt` is called only when the body has no usage (the prompt is then counted by us). */
+export function chatResponse(body: unknown, fallback: { model: string; id: string; prompt: () => string }): CanonicalChatResponse | null {
   if (!isRecord(body) || !Array.isArray(body.choices)) return null;
   const choices: CanonicalChoice[] = body.choices.map((c: unknown, i) => {
     const choice = isRecord(c) ? c : {};
@@ -100,7 +101,7 @@ export function chatResponse(body: unknown, fallback: { model: string; id: strin
   });
   const usage =
     parseOpenAiUsage(body.usage) ??
-    estimatedUsage(fallback.prompt, choices.map((c) => assistantText(c.message)).join(''));
+    estimatedUsage(fallback.prompt(), choices.map((c) => assistantText(c.message)).join(''));
   const out: CanonicalChatResponse = {
     id: str(body.id) ?? fallback.id,
     object: 'chat.completion',
