@@ -22,7 +22,7 @@ import { generationRoute } from './http/routes/generation.js';
 import { metricsRoute } from './http/routes/metrics.js';
 import { installHttpMetrics } from './observability/metrics.js';
 import { callLogLine } from './observability/call-log.js';
-import { asyncStdout } from './observability/log-destination.js';
+import { asyncStdout, type BatchedLogDestination } from './observability/log-destination.js';
 import { RequestLogController } from './observability/request-log.js';
 import type { App } from './http/types.js';
 import type { Services } from './services.js';
@@ -49,17 +49,19 @@ const serializers = {
   req: (req: { method: string; url: string; id: string }) => ({ method: req.method, path: req.url.split('?')[0], id: req.id }),
 };
 
-/** The caller's pino options plus ours; stdout is written asynchronously unless a stream is given. */
-function loggerOptions(logger: FastifyServerOptions['logger']): FastifyServerOptions['logger'] {
-  if (logger === false) return false;
+/** The caller's pino options plus ours; stdout is written in batches unless a stream is given. */
+function loggerOptions(logger: FastifyServerOptions['logger']): { logger: FastifyServerOptions['logger']; stdout: BatchedLogDestination | null } {
+  if (logger === false) return { logger: false, stdout: null };
   const given = typeof logger === 'object' && logger !== null ? logger : {};
-  return { stream: asyncStdout(), ...given, serializers, redact: ['req.headers.authorization'] };
+  const stdout = 'stream' in given && given.stream !== undefined ? null : asyncStdout();
+  return { logger: { ...(stdout === null ? {} : { stream: stdout }), ...given, serializers, redact: ['req.headers.authorization'] }, stdout };
 }
 
 export async function buildApp(options: BuildAppOptions): Promise<FastifyInstance> {
   const { services } = options;
+  const logging = loggerOptions(options.logger);
   const app = Fastify({
-    logger: loggerOptions(options.logger),
+    logger: logging.logger,
     // Model calls log one line (the call-log line, or a compact one when refused); see request-log.ts.
     logController: new RequestLogController(),
     bodyLimit: options.bodyLimitBytes,
@@ -71,6 +73,13 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
 
   app.setValidatorCompiler(validatorCompiler);
   installHttpMetrics(app, services.metrics);
+  if (logging.stdout !== null) {
+    const stdout = logging.stdout;
+    app.addHook('onClose', (_instance, done) => {
+      stdout.close();
+      done();
+    });
+  }
   services.callLog.write = (generation) => app.log.info({ call: callLogLine(generation) }, 'model call');
   installErrorHandling(app, options.bodyLimitBytes);
   installJsonBodyParser(app);
