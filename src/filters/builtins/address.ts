@@ -66,6 +66,8 @@ export const addressFilter: Filter = {
   label: LABEL,
   find(text: string): FilterMatch[] {
     const out: FilterMatch[] = [];
+    // Every form needs a digit (below, per window): text without one skips even the anchor scan.
+    if (!hasDigits(text, 1)) return out;
     for (const [ws, we] of windowsAround(text, jsSpans(ANCHOR, text), BEFORE, AFTER)) {
       const window = text.slice(ws, we);
       if (!hasDigits(window, 1)) continue; // every form has a house number, box number or postcode digit

@@ -29,6 +29,14 @@ function v4Ok(text: string, start: number, end: number): boolean {
   return !VERSION_CONTEXT.test(text.slice(Math.max(0, start - 16), start));
 }
 
+/** A dotted quad needs a digit, a dot and a digit in a row: prose with version-free numbers skips the RE2 pass. */
+function hasDottedDigit(text: string): boolean {
+  for (let dot = text.indexOf('.'); dot !== -1; dot = text.indexOf('.', dot + 1)) {
+    if (isDigit(text, dot - 1) && isDigit(text, dot + 1)) return true;
+  }
+  return false;
+}
+
 export const ipAddressFilter: Filter = {
   id: 'ip-address',
   label: LABEL,
@@ -47,7 +55,7 @@ export const ipAddressFilter: Filter = {
         if (isIP(text.slice(start, end)) === 6) out.push({ start, end, replacement: LABEL });
       }
     }
-    if (text.includes('.') && hasDigits(text, 4)) {
+    if (hasDottedDigit(text) && hasDigits(text, 4)) {
       const v6 = out.slice();
       let k = 0;
       for (const [start, end] of findSpans(IPV4, text)) {
