@@ -38,7 +38,8 @@ export interface ProviderAdapter {
    * Resolves once the upstream answered 2xx AND delivered its first event, so errors before the
    * first token (HTTP errors, timeouts, an immediate error event) still reject and the caller can
    * fall back. After that, failures surface as the iterator throwing UpstreamError. The last
-   * chunk carries `usage`. Breaking out of the loop aborts the upstream request.
+   * chunk carries `usage`. Breaking out of the loop aborts the upstream request. Every chunk is a
+   * new object that the adapter keeps no reference to: the caller may change it in place.
    */
   chatStream(endpoint: ProviderEndpointConfig, req: CanonicalChatRequest, ctx: CallContext): Promise<AsyncIterable<CanonicalChunk>>;
   completion?(

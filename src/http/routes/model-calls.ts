@@ -131,10 +131,15 @@ async function respondStream(gateway: Gateway, call: PreparedCall, reply: Fastif
       upstreamId ??= chunk.id;
       finish = finishOf(chunk) ?? finish;
       if (usage === null) keepText(chunk, streamed);
-      const out: Record<string, unknown> = { ...chunk, id: call.generationId, model: candidate.model.slug, provider: candidate.provider.name };
+      // Each chunk is a fresh object the adapter keeps no reference to (ProviderAdapter): patched
+      // in place rather than copied; the JSON is the same (keys keep their places, provider last).
+      const out = chunk as AnyChunk & { provider?: string };
+      out.id = call.generationId;
+      out.model = candidate.model.slug;
+      out.provider = candidate.provider.name;
       if (chunk.usage !== undefined) {
         usage = chunk.usage;
-        out.usage = usageWithCost(chunk.usage, costOf(chunk.usage, candidate.endpoint.pricing));
+        out.usage = usageWithCost(usage, costOf(usage, candidate.endpoint.pricing));
       }
       // data() returns a promise only under backpressure: no microtask hop per event otherwise.
       const drained = writer.data(JSON.stringify(out));
