@@ -70,12 +70,14 @@ export function compileFilterSet(input: {
   for (const b of input.builtins) {
     const injection = b.slug === 'regex-prompt-injection';
     const scope = injection ? (b.scan_scope ?? 'all_messages') : 'all_messages';
+    const filter = builtinFilter(b.slug);
     filters.push({
       key: injection ? `builtin:${b.slug}:${scope}` : `builtin:${b.slug}`,
       name: b.slug,
       action: b.action,
       scope,
-      filter: builtinFilter(b.slug),
+      filter,
+      ...(filter.gate === undefined ? {} : { gate: filter.gate }),
     });
   }
   input.custom.forEach((c, index) => {
@@ -89,6 +91,7 @@ export function compileFilterSet(input: {
       scope: 'all_messages',
       filter: customFilter(index, c, compileRe2(c.pattern)),
       pattern: c.pattern,
+      gate: c.pattern,
     });
   });
   return Object.freeze({ filters: Object.freeze(dedupe(filters)) });

@@ -1,7 +1,7 @@
 import type { CompiledFilter, CompiledFilterSet, FilterMatch, ScanOptions, ScanResult, TextSegment } from './types.js';
 import { FilterFailureError } from './errors.js';
 import { applySpans, mergeSpans } from './spans.js';
-import { customPatternsMayMatch } from './custom-gate.js';
+import { gatedFiltersMayMatch } from './set-gate.js';
 
 /** Roles scanned by a `user_only` filter (the legacy completions prompt is user text). */
 const USER_ROLES: ReadonlySet<TextSegment['role']> = new Set(['user', 'prompt']);
@@ -19,13 +19,13 @@ function applies(filter: CompiledFilter, segment: TextSegment): boolean {
 export function scan(set: CompiledFilterSet, segments: TextSegment[], options: ScanOptions = {}): ScanResult {
   const failed: string[] = [];
   const failedSet = new Set<string>();
-  // Per segment: can any custom pattern match it at all? (one RE2 pass, computed on first need)
+  // Per segment: can any gated filter match it at all? (one RE2 pass, computed on first need)
   const customs: Array<boolean | undefined> = [];
   const mayMatch = (f: CompiledFilter, i: number, text: string): boolean => {
-    if (f.pattern === undefined) return true;
+    if (f.gate === undefined) return true;
     let known = customs[i];
     if (known === undefined) {
-      known = customPatternsMayMatch(set, text);
+      known = gatedFiltersMayMatch(set, text);
       customs[i] = known;
     }
     return known;

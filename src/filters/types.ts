@@ -48,6 +48,11 @@ export interface Filter {
   id: string;
   label: string;
   find(text: string): FilterMatch[];
+  /**
+   * An RE2 source (flags inline, e.g. `(?i:…)`) that matches somewhere in every text where
+   * `find` finds anything: lets `scan` rule this filter out together with the others in one pass.
+   */
+  gate?: string;
 }
 
 /** One filter of a compiled set, with its action and the roles it applies to. */
@@ -59,8 +64,13 @@ export interface CompiledFilter {
   readonly action: FilterAction;
   readonly scope: ScanScope;
   readonly filter: Filter;
-  /** Source of a custom pattern (absent on builtins): lets `scan` gate all of them with one pass. */
+  /** Source of a custom pattern (absent on builtins). */
   readonly pattern?: string;
+  /**
+   * RE2 source that must match for the filter to find anything: a custom pattern's own source,
+   * a builtin's `Filter.gate`; absent when there is none. `scan` tests all of a set's gates in one pass.
+   */
+  readonly gate?: string;
 }
 
 export interface CompiledFilterSet {

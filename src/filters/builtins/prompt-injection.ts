@@ -88,11 +88,9 @@ export const INJECTION_PATTERNS: ReadonlyArray<{ id: string; description: string
   },
 ];
 
-/** One alternation, one linear pass over the text. */
-const COMBINED = compileRe2(
-  INJECTION_PATTERNS.map((p) => (p.source.startsWith('(?:(?:^') ? `(?:${p.source})` : `\\b(?:${p.source})`)).join('|'),
-  true,
-);
+/** One alternation, one linear pass over the text (case-insensitive). */
+const SOURCE = INJECTION_PATTERNS.map((p) => (p.source.startsWith('(?:(?:^') ? `(?:${p.source})` : `\\b(?:${p.source})`)).join('|');
+const COMBINED = compileRe2(SOURCE, true);
 
 const LABEL = BUILTIN_LABELS['regex-prompt-injection'];
 
@@ -102,4 +100,5 @@ export const promptInjectionFilter: Filter = {
   find(text: string): FilterMatch[] {
     return findSpans(COMBINED, text).map(([start, end]) => ({ start, end, replacement: LABEL }));
   },
+  gate: `(?i:${SOURCE})`,
 };
