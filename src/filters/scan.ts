@@ -2,6 +2,7 @@ import type { CompiledFilter, CompiledFilterSet, FilterMatch, ScanOptions, ScanR
 import { FilterFailureError } from './errors.js';
 import { applySpans, mergeSpans } from './spans.js';
 import { gatedFiltersMayMatch } from './set-gate.js';
+import { forgetDigitCount } from './regex.js';
 
 /** Roles scanned by a `user_only` filter (the legacy completions prompt is user text). */
 const USER_ROLES: ReadonlySet<TextSegment['role']> = new Set(['user', 'prompt']);
@@ -17,6 +18,14 @@ function applies(filter: CompiledFilter, segment: TextSegment): boolean {
  * `failOpen`, which skips it and lists it in `failedFilters`.
  */
 export function scan(set: CompiledFilterSet, segments: TextSegment[], options: ScanOptions = {}): ScanResult {
+  try {
+    return scanSegments(set, segments, options);
+  } finally {
+    forgetDigitCount();
+  }
+}
+
+function scanSegments(set: CompiledFilterSet, segments: TextSegment[], options: ScanOptions): ScanResult {
   const failed: string[] = [];
   const failedSet = new Set<string>();
   // Per segment: can any gated filter match it at all? (one RE2 pass, computed on first need)
