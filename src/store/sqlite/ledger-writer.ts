@@ -1,6 +1,7 @@
 import type BetterSqlite3 from 'better-sqlite3';
 import type { Kysely } from 'kysely';
 import type { GenerationRecord, SpendDelta } from '../../domain/accounting/types.js';
+import { checkpointerOf } from './checkpointer.js';
 import { freshSums, GENERATION_COLUMNS, type BatchWriter } from '../repositories/ledger-rows.js';
 
 const INSERT_GENERATION =
@@ -74,6 +75,9 @@ export function sqliteBatchWriter<DB>(raw: BetterSqlite3.Database, kysely: Kysel
     for (const sum of freshSums(deltas, inserted)) addSpend.run(sum.account, sum.window, sum.amount_usd, sum.byok_usd);
   });
 
+  // WAL checkpoints run on a worker thread (connect.ts); it is told when a batch committed.
+  const checkpointer = checkpointerOf(raw);
+
   return async (generations, deltas) => {
     if (generations.length === 0 && deltas.length === 0) return;
     await kysely.connection().execute(async () => {
@@ -81,5 +85,6 @@ export function sqliteBatchWriter<DB>(raw: BetterSqlite3.Database, kysely: Kysel
       if (raw.inTransaction) throw new Error('ledger batch: a transaction is already open on the SQLite connection');
       write(generations, deltas);
     });
+    checkpointer?.afterCommit();
   };
 }
