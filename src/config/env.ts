@@ -69,6 +69,6 @@ export function loadServerConfig(env: NodeJS.ProcessEnv): ServerConfig {
     streamKeepAliveEveryMs: integer(env, 'SWITCHYARD_STREAM_KEEPALIVE_EVERY_MS', 10_000, 10, 600_000),
     ledgerFlushMs: integer(env, 'SWITCHYARD_LEDGER_FLUSH_MS', 250, 10, 60_000),
     filtersFailOpen: flag(env, 'SWITCHYARD_FILTERS_FAIL_OPEN'),
-    heapGrowthPercent: integer(env, 'SWITCHYARD_HEAP_GROWTH_PERCENT', 50, 0, 1000),
+    heapGrowthPercent: integer(env, 'SWITCHYARD_HEAP_GROWTH_PERCENT', 0, 0, 1000),
   };
 }
