@@ -36,7 +36,11 @@ export interface GatewayDeps {
   /** Merges a referenced preset into the body before anything else looks at it. */
   presets?: PresetResolver;
   clock: Clock;
-  /** Told of every settled generation (metrics, the call log). Must not throw. */
+  /**
+   * Told of every settled generation (metrics, the call log), after the current I/O turn: the
+   * answer is written first, so formatting the log line is not part of the call's latency. Must
+   * not throw.
+   */
   observe?: (generation: GenerationRecord) => void;
 }
 
@@ -220,7 +224,21 @@ export class Gateway {
       createdAt: now.toISOString(),
     };
     this.deps.meter.settle(call.reservation, generation);
-    this.deps.observe?.(generation);
+    this.observeSoon(generation);
     return cost;
+  }
+
+  /** Settled generations not yet given to `observe`: one `setImmediate` per loop turn for all of them. */
+  private unobserved: GenerationRecord[] = [];
+
+  private observeSoon(generation: GenerationRecord): void {
+    const observe = this.deps.observe;
+    if (observe === undefined) return;
+    if (this.unobserved.push(generation) > 1) return;
+    setImmediate(() => {
+      const batch = this.unobserved;
+      this.unobserved = [];
+      for (const g of batch) observe(g);
+    });
   }
 }
