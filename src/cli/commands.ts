@@ -33,7 +33,7 @@ export interface Command {
 
 async function withServices<T>(ctx: CliContext, fn: (services: Services) => Promise<T>): Promise<T> {
   const config = ctx.loadConfig(ctx.env);
-  const store = openStore(config.databaseUrl);
+  const store = openStore(config.databaseUrl, { checkpointWorker: false });
   // Key writes are announced to running replicas (PostgreSQL NOTIFY; SQLite: its data_version).
   const changeFeed = openChangeFeed({ databaseUrl: config.databaseUrl, externalChangeMarker: () => store.externalChangeMarker() });
   try {
@@ -89,7 +89,7 @@ const commands: Record<string, Command> = {
     options: {},
     run: async (_args, ctx) => {
       const config = ctx.loadConfig(ctx.env);
-      const store = openStore(config.databaseUrl);
+      const store = openStore(config.databaseUrl, { checkpointWorker: false });
       try {
         const applied = await store.migrate();
         ctx.io.out(applied.length === 0 ? 'database is up to date' : `applied: ${applied.join(', ')}`);

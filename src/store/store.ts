@@ -64,13 +64,21 @@ export function describeDatabaseUrl(url: string): Dialect {
   throw new Error('SWITCHYARD_DATABASE_URL must start with sqlite: or postgres://');
 }
 
-export function openStore(url: string): Store {
+export interface OpenStoreOptions {
+  /**
+   * SQLite only: run WAL checkpoints on a worker thread (default true, for the long-running
+   * server). Short-lived processes (the CLI) pass false and keep SQLite's own checkpoints.
+   */
+  checkpointWorker?: boolean;
+}
+
+export function openStore(url: string, options: OpenStoreOptions = {}): Store {
   const dialect = describeDatabaseUrl(url);
   let db: Kysely<Database>;
   let marker: () => number | null = () => null;
   let writeBatch: BatchWriter;
   if (dialect === 'sqlite') {
-    const conn = openSqlite(url);
+    const conn = openSqlite(url, { checkpointWorker: options.checkpointWorker ?? true });
     db = conn.db;
     marker = conn.dataVersion;
     writeBatch = sqliteBatchWriter(conn.raw, db);
