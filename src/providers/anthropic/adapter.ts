@@ -2,11 +2,25 @@ import type { CanonicalChatRequest, CanonicalChatResponse, CanonicalChunk } from
 import { failFromResponse, protocolError, type UpstreamHttpClient, type UpstreamResponse } from '../../upstream/index.js';
 import { primeStream } from '../primed-stream.js';
 import type { CallContext, ProviderAdapter, ProviderEndpointConfig } from '../types.js';
+import { cachedWireTarget, type WireTarget } from '../wire-target.js';
 import { messagesBody } from './request.js';
 import { messagesResponse } from './response.js';
 import { anthropicChunks } from './stream.js';
 
 export const ANTHROPIC_VERSION = '2023-06-01';
+
+/** URL and headers of the Messages API for an endpoint, built once per (frozen) endpoint config. */
+export function messagesTarget(endpoint: ProviderEndpointConfig, stream: boolean): WireTarget {
+  return cachedWireTarget(endpoint, `anthropic ${stream ? 'stream' : 'json'} /messages`, () => {
+    const headers: Record<string, string> = {
+      accept: stream ? 'text/event-stream' : 'application/json',
+      'content-type': 'application/json',
+      'anthropic-version': ANTHROPIC_VERSION,
+    };
+    if (endpoint.apiKey !== null) headers['x-api-key'] = endpoint.apiKey;
+    return { url: `${endpoint.baseUrl.replace(/\/+$/, '')}/messages`, headers: { ...headers, ...endpoint.headers } };
+  });
+}
 
 /** Anthropic Messages API (POST {baseUrl}/messages). Legacy completions go through chat. */
 export class AnthropicAdapter implements ProviderAdapter {
@@ -15,15 +29,10 @@ export class AnthropicAdapter implements ProviderAdapter {
   constructor(private readonly http: UpstreamHttpClient) {}
 
   private async post(endpoint: ProviderEndpointConfig, req: CanonicalChatRequest, stream: boolean, ctx: CallContext): Promise<UpstreamResponse> {
-    const headers: Record<string, string> = {
-      accept: stream ? 'text/event-stream' : 'application/json',
-      'content-type': 'application/json',
-      'anthropic-version': ANTHROPIC_VERSION,
-    };
-    if (endpoint.apiKey !== null) headers['x-api-key'] = endpoint.apiKey;
+    const target = messagesTarget(endpoint, stream);
     const call = {
-      url: `${endpoint.baseUrl.replace(/\/+$/, '')}/messages`,
-      headers: { ...headers, ...endpoint.headers },
+      url: target.url,
+      headers: target.headers,
       body: JSON.stringify(messagesBody(req, stream)),
       providerId: endpoint.providerId,
       apiKey: endpoint.apiKey,

@@ -1,6 +1,7 @@
 import type { CanonicalChatRequest, CanonicalCompletionRequest } from '../../canonical/index.js';
 import { isRecord, type JsonRecord } from '../json.js';
 import type { ProviderEndpointConfig } from '../types.js';
+import { cachedWireTarget, type WireTarget } from '../wire-target.js';
 
 /**
  * `{ ...extra, ...(req's defined fields but extra), model, stream }` in one pass (no rest copy of
@@ -52,32 +53,10 @@ export function endpointUrl(endpoint: ProviderEndpointConfig, path: string): str
   return endpoint.baseUrl.replace(/\/+$/, '') + path;
 }
 
-/** URL and headers of one endpoint and call kind: built once per (frozen) endpoint config. */
-export interface WireTarget {
-  url: string;
-  headers: Readonly<Record<string, string>>;
-}
-
-const targets = new WeakMap<ProviderEndpointConfig, { json: Map<string, WireTarget>; stream: Map<string, WireTarget> }>();
-
-/**
- * `endpointUrl` and `requestHeaders` for `path` and `stream`, cached per endpoint config when it
- * is frozen (the gateway builds one per catalog provider and shares it); the headers object is
- * frozen too, so the HTTP client can reuse its own merge of it.
- */
+/** `endpointUrl` and `requestHeaders` for `path` and `stream`, built once per frozen endpoint config. */
 export function wireTarget(endpoint: ProviderEndpointConfig, path: string, stream: boolean): WireTarget {
-  const build = (): WireTarget => ({ url: endpointUrl(endpoint, path), headers: Object.freeze(requestHeaders(endpoint, stream)) });
-  if (!Object.isFrozen(endpoint)) return build();
-  let cached = targets.get(endpoint);
-  if (cached === undefined) {
-    cached = { json: new Map(), stream: new Map() };
-    targets.set(endpoint, cached);
-  }
-  const byPath = stream ? cached.stream : cached.json;
-  let target = byPath.get(path);
-  if (target === undefined) {
-    target = build();
-    byPath.set(path, target);
-  }
-  return target;
+  return cachedWireTarget(endpoint, `openai ${stream ? 'stream' : 'json'} ${path}`, () => ({
+    url: endpointUrl(endpoint, path),
+    headers: requestHeaders(endpoint, stream),
+  }));
 }
