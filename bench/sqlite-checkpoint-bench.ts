@@ -23,6 +23,7 @@ import { migrationProvider } from '../src/store/migrations/index.js';
 import { openSqlite } from '../src/store/sqlite/connect.js';
 import type { CheckpointResult } from '../src/store/sqlite/checkpointer.js';
 import { sqliteBatchWriter } from '../src/store/sqlite/ledger-writer.js';
+import { generation as generationFixture } from '../test/accounting/fixtures.js';
 
 const { values } = parseArgs({
   options: {
@@ -59,39 +60,14 @@ interface ModeResult {
 }
 
 let seq = 0;
+/** A realistic generation row (the accounting tests' builder) with an id unique across runs. */
 function generation(): GenerationRecord {
   seq += 1;
-  return {
+  return generationFixture({
     id: `gen-bench-${seq.toString(36).padStart(8, '0')}-${Math.random().toString(36).slice(2, 12)}`,
-    requestId: `req_${seq}`,
-    keyHash: 'a'.repeat(64),
-    workspaceId: '00000000-0000-4000-8000-000000000001',
-    creatorUserId: 'user_a',
-    model: 'openai/gpt-4o-mini',
-    providerId: 'openai',
-    upstreamModel: 'gpt-4o-mini',
-    upstreamId: `chatcmpl-${seq}`,
-    apiType: 'completions',
     streamed: seq % 2 === 0,
-    cancelled: false,
-    finishReason: 'stop',
-    nativeFinishReason: 'stop',
-    promptTokens: 210,
-    completionTokens: 95,
-    reasoningTokens: 0,
-    cachedTokens: 0,
-    usageEstimated: false,
-    promptCostUsd: 0.0000315,
-    completionCostUsd: 0.000057,
-    costUsd: 0.0000885,
-    latencyMs: 412,
-    generationTimeMs: 1033,
-    presetId: null,
-    presetVersion: null,
-    flags: [],
-    attempts: [{ provider: 'openai', model: 'gpt-4o-mini', status: 200 }],
     createdAt: new Date().toISOString(),
-  };
+  });
 }
 
 function batch(): { generations: GenerationRecord[]; deltas: SpendDelta[] } {
