@@ -238,7 +238,13 @@ export class Gateway {
     setImmediate(() => {
       const batch = this.unobserved;
       this.unobserved = [];
-      for (const g of batch) observe(g);
+      for (const g of batch) {
+        try {
+          observe(g);
+        } catch {
+          // observe must not throw; if it does, one metric or log line is lost, not the process.
+        }
+      }
     });
   }
 }
