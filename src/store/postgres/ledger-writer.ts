@@ -1,6 +1,6 @@
 import { CompiledQuery, type Kysely } from 'kysely';
 import type { GenerationRecord, SpendDelta } from '../../domain/accounting/types.js';
-import { GENERATION_COLUMNS, type BatchWriter } from '../repositories/ledger-rows.js';
+import { GENERATION_COLUMNS, toRow, type BatchWriter } from '../repositories/ledger-rows.js';
 
 type Column = (typeof GENERATION_COLUMNS)[number];
 
@@ -76,39 +76,6 @@ ON CONFLICT ("account", "window") DO UPDATE SET
 
 type Cell = string | number | null;
 
-/** Each column's value, converted exactly as `toRow` converts it. */
-const CELL: Record<Column, (g: GenerationRecord) => Cell> = {
-  id: (g) => g.id,
-  request_id: (g) => g.requestId,
-  key_hash: (g) => g.keyHash,
-  workspace_id: (g) => g.workspaceId,
-  creator_user_id: (g) => g.creatorUserId,
-  model: (g) => g.model,
-  provider_id: (g) => g.providerId,
-  upstream_model: (g) => g.upstreamModel,
-  upstream_id: (g) => g.upstreamId,
-  api_type: (g) => g.apiType,
-  streamed: (g) => (g.streamed ? 1 : 0),
-  cancelled: (g) => (g.cancelled ? 1 : 0),
-  finish_reason: (g) => g.finishReason,
-  native_finish_reason: (g) => g.nativeFinishReason,
-  prompt_tokens: (g) => Math.round(g.promptTokens),
-  completion_tokens: (g) => Math.round(g.completionTokens),
-  reasoning_tokens: (g) => Math.round(g.reasoningTokens),
-  cached_tokens: (g) => Math.round(g.cachedTokens),
-  usage_estimated: (g) => (g.usageEstimated ? 1 : 0),
-  prompt_cost_usd: (g) => g.promptCostUsd,
-  completion_cost_usd: (g) => g.completionCostUsd,
-  cost_usd: (g) => g.costUsd,
-  latency_ms: (g) => g.latencyMs,
-  generation_time_ms: (g) => g.generationTimeMs,
-  preset_id: (g) => g.presetId,
-  preset_version: (g) => (g.presetVersion === null ? null : Math.round(g.presetVersion)),
-  flags: (g) => JSON.stringify(g.flags),
-  attempts: (g) => JSON.stringify(g.attempts),
-  created_at: (g) => g.createdAt,
-};
-
 const NEEDS_ESCAPE = /["\\]/;
 
 /**
@@ -170,7 +137,8 @@ function deltaParameters(generations: readonly GenerationRecord[], deltas: reado
 export function postgresBatchWriter<DB>(db: Kysely<DB>): BatchWriter {
   return async (generations, deltas) => {
     if (generations.length === 0 && deltas.length === 0) return;
-    const parameters = GENERATION_COLUMNS.map((column) => arrayLiteral(generations, CELL[column]));
+    const rows = generations.map(toRow);
+    const parameters = GENERATION_COLUMNS.map((column) => arrayLiteral(rows, (row) => row[column]));
     parameters.push(...deltaParameters(generations, deltas));
     await db.executeQuery(CompiledQuery.raw(WRITE_BATCH, parameters));
   };

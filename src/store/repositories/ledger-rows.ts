@@ -74,6 +74,15 @@ export const GENERATION_COLUMNS = [
   'created_at',
 ] as const satisfies readonly (keyof GenerationsTable)[];
 
+/** A stored value of a `generations` column. */
+export type GenerationCell = GenerationsTable[keyof GenerationsTable];
+
+/** `toRow(g)`'s values in GENERATION_COLUMNS order, for statements that bind by position. */
+export function rowValues(g: GenerationRecord): GenerationCell[] {
+  const row = toRow(g);
+  return GENERATION_COLUMNS.map((column) => row[column]);
+}
+
 function parseList<T>(text: string, keep: (item: unknown) => item is T): T[] {
   try {
     const value: unknown = JSON.parse(text);

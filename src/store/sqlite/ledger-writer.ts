@@ -2,7 +2,7 @@ import type BetterSqlite3 from 'better-sqlite3';
 import type { Kysely } from 'kysely';
 import type { GenerationRecord, SpendDelta } from '../../domain/accounting/types.js';
 import { checkpointerOf } from './checkpointer.js';
-import { freshSums, GENERATION_COLUMNS, type BatchWriter } from '../repositories/ledger-rows.js';
+import { freshSums, GENERATION_COLUMNS, rowValues, type BatchWriter } from '../repositories/ledger-rows.js';
 
 const INSERT_GENERATION =
   `INSERT INTO "generations" (${GENERATION_COLUMNS.map((c) => `"${c}"`).join(', ')}) ` +
@@ -19,40 +19,9 @@ interface Statements {
   addSpend: BetterSqlite3.Statement;
 }
 
-/** Binds one generation in GENERATION_COLUMNS order, converted exactly as `toRow` does. */
+/** Inserts one generation (its `toRow` values by position); false when its id was already stored. */
 function insertGeneration(statement: BetterSqlite3.Statement, g: GenerationRecord): boolean {
-  const result = statement.run(
-    g.id,
-    g.requestId,
-    g.keyHash,
-    g.workspaceId,
-    g.creatorUserId,
-    g.model,
-    g.providerId,
-    g.upstreamModel,
-    g.upstreamId,
-    g.apiType,
-    g.streamed ? 1 : 0,
-    g.cancelled ? 1 : 0,
-    g.finishReason,
-    g.nativeFinishReason,
-    Math.round(g.promptTokens),
-    Math.round(g.completionTokens),
-    Math.round(g.reasoningTokens),
-    Math.round(g.cachedTokens),
-    g.usageEstimated ? 1 : 0,
-    g.promptCostUsd,
-    g.completionCostUsd,
-    g.costUsd,
-    g.latencyMs,
-    g.generationTimeMs,
-    g.presetId,
-    g.presetVersion === null ? null : Math.round(g.presetVersion),
-    JSON.stringify(g.flags),
-    JSON.stringify(g.attempts),
-    g.createdAt,
-  );
-  return result.changes === 1;
+  return statement.run(...rowValues(g)).changes === 1;
 }
 
 /**
