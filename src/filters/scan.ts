@@ -29,13 +29,13 @@ function scanSegments(set: CompiledFilterSet, segments: TextSegment[], options: 
   const failed: string[] = [];
   const failedSet = new Set<string>();
   // Per segment: can any gated filter match it at all? (one RE2 pass, computed on first need)
-  const customs: Array<boolean | undefined> = [];
+  const gated: Array<boolean | undefined> = [];
   const mayMatch = (f: CompiledFilter, i: number, text: string): boolean => {
     if (f.gate === undefined) return true;
-    let known = customs[i];
+    let known = gated[i];
     if (known === undefined) {
       known = gatedFiltersMayMatch(set, text);
-      customs[i] = known;
+      gated[i] = known;
     }
     return known;
   };
