@@ -15,7 +15,10 @@ export interface CheckpointWorkerData {
   state: SharedArrayBuffer;
 }
 
-/** The result of one `PRAGMA wal_checkpoint(PASSIVE)` that found frames in the WAL. */
+/**
+ * The result of one `PRAGMA wal_checkpoint(PASSIVE)`. The worker reports those that found new
+ * frames, and answers every `report` message (the main thread awaits it) whatever it found.
+ */
 export interface CheckpointResult {
   /** 1 when the checkpoint could not run at all (another checkpoint held the lock). */
   busy: number;
@@ -25,6 +28,8 @@ export interface CheckpointResult {
   checkpointed: number;
   /** The worker reset the WAL to empty (TRUNCATE) after this checkpoint. */
   truncated: boolean;
+  /** It found frames the previous checkpoint had not seen (false: an answer to `report` about an unchanged WAL). */
+  changed: boolean;
   /** Time the checkpoint took on the worker thread. */
   ms: number;
 }

@@ -57,7 +57,8 @@ function close(): void {
   port?.close();
 }
 
-function tick(): void {
+/** `reply`: the main thread asked for this checkpoint and awaits its result, changed or not. */
+function tick(reply = false): void {
   if (Atomics.load(flag, 0) !== 0) return close();
   const started = performance.now();
   let row = passive.get() as Row;
@@ -72,17 +73,18 @@ function tick(): void {
     truncated = after.busy === 0 && after.log === 0;
     if (truncated) row = after;
   }
-  if (!truncated && row.log === lastLog && row.checkpointed === lastCheckpointed) return;
+  const changed = truncated || ((row.log !== lastLog || row.checkpointed !== lastCheckpointed) && row.log > 0);
   lastLog = row.log;
   lastCheckpointed = row.checkpointed;
-  if (row.log > 0 || truncated) {
-    send({ type: 'checkpoint', busy: row.busy, log: row.log, checkpointed: row.checkpointed, truncated, ms: performance.now() - started });
+  if (changed || reply) {
+    send({ type: 'checkpoint', busy: row.busy, log: row.log, checkpointed: row.checkpointed, truncated, changed, ms: performance.now() - started });
   }
 }
 
 port.on('message', (message: unknown) => {
   if (message === 'close') close();
   else if (message === 'checkpoint') tick();
+  else if (message === 'report') tick(true);
 });
 if (Atomics.load(flag, 0) === CLOSE_REQUESTED) close();
 else {

@@ -62,6 +62,12 @@ describe('SQLite WAL checkpoints on a worker thread', () => {
       const next = await checkpointer.nextCheckpoint();
       assert.ok(next.log < result.log, `WAL restarted (${next.log} frames after ${result.log})`);
       assert.ok(checkpointer.stats().checkpoints >= 2);
+      // Asked again with nothing written since, the worker still answers (a caller awaits it).
+      const counted = checkpointer.stats().checkpoints;
+      const unchanged = await checkpointer.nextCheckpoint();
+      assert.equal(unchanged.changed, false);
+      assert.equal(unchanged.log, next.log);
+      assert.equal(checkpointer.stats().checkpoints, counted, 'an unchanged WAL is not counted as a checkpoint');
     } finally {
       await close(conn);
       file.cleanup();
@@ -131,6 +137,9 @@ describe('SQLite WAL checkpoints on a worker thread', () => {
     assert.ok(logged.some((m) => m.includes('starting it again')));
     assert.ok(logged.some((m) => m.includes('main connection from now on')));
     assert.equal(pragmaNumber(raw, 'wal_autocheckpoint'), 1000);
+    // Nobody can be left waiting for a worker that will never run again.
+    await assert.rejects(checkpointer.nextCheckpoint(), /not running/);
+    await assert.rejects(checkpointer.startNow(), /not running/);
     raw.close();
     file.cleanup();
   });

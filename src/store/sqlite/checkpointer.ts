@@ -41,9 +41,12 @@ export interface Checkpointer {
    * the WAL fully copied and starts it again from its beginning. A few ns when nothing is sent.
    */
   afterCommit(): void;
-  /** Starts the worker now if it is not running yet (tests, benchmarks). Resolves once it is ready. */
+  /** Starts the worker now if it is not running yet (tests, benchmarks). Resolves once it is ready; rejects if it never will be. */
   startNow(): Promise<void>;
-  /** Resolves with the next checkpoint the worker reports after this call (asks for one at once). */
+  /**
+   * Asks the worker for a checkpoint now and resolves with its result, even when it found nothing
+   * new. Rejects when no worker runs (not started, closed, or given up after `maxRestarts`).
+   */
   nextCheckpoint(): Promise<CheckpointResult>;
   /**
    * Stops the worker: waits (at most ~2 s, synchronously) until it closed its connection, so the
@@ -51,6 +54,11 @@ export interface Checkpointer {
    */
   close(): void;
   readonly exited: Promise<void>;
+}
+
+interface Waiter<T> {
+  resolve(value: T): void;
+  reject(err: Error): void;
 }
 
 const WORKER_URL = new URL('./checkpoint-worker.js', import.meta.url);
@@ -80,14 +88,23 @@ export function startCheckpointer(raw: BetterSqlite3.Database, filename: string,
   let ready = false;
   let closing = false;
   let restarts = 0;
+  let gaveUp = false;
   let checkpoints = 0;
   const minGapMs = options.minGapMs ?? 1000;
   let lastNudge = 0;
   let last: CheckpointResult | null = null;
-  let readyWaiters: (() => void)[] = [];
-  let checkpointWaiters: ((result: CheckpointResult) => void)[] = [];
-  let markExited: () => void = () => undefined;
-  const exited = new Promise<void>((resolve) => (markExited = resolve));
+  let readyWaiters: Waiter<void>[] = [];
+  let checkpointWaiters: Waiter<CheckpointResult>[] = [];
+  let resolveExited: () => void = () => undefined;
+  const exited = new Promise<void>((resolve) => (resolveExited = resolve));
+  // Once no worker will ever run again, nobody may be left waiting for one (a test or benchmark would hang).
+  const markExited = (): void => {
+    const gone = new Error('the sqlite checkpoint worker is not running');
+    for (const waiter of [...readyWaiters, ...checkpointWaiters]) waiter.reject(gone);
+    readyWaiters = [];
+    checkpointWaiters = [];
+    resolveExited();
+  };
 
   // The worker never keeps the process alive, except while someone awaits it (startNow, nextCheckpoint).
   const holdWhileAwaited = (): void => {
@@ -103,23 +120,26 @@ export function startCheckpointer(raw: BetterSqlite3.Database, filename: string,
     if (message.type === 'ready') {
       ready = true;
       setAutocheckpoint(0);
-      for (const resolve of readyWaiters) resolve();
+      for (const waiter of readyWaiters) waiter.resolve();
       readyWaiters = [];
       holdWhileAwaited();
       return;
     }
-    const { busy, log: frames, checkpointed, truncated, ms } = message;
-    last = { busy, log: frames, checkpointed, truncated, ms };
-    checkpoints += 1;
-    options.onCheckpoint?.(last);
+    const { busy, log: frames, checkpointed, truncated, changed, ms } = message;
+    const result = { busy, log: frames, checkpointed, truncated, changed, ms };
+    if (changed) {
+      last = result;
+      checkpoints += 1;
+      options.onCheckpoint?.(result);
+    }
     const waiters = checkpointWaiters;
     checkpointWaiters = [];
-    for (const resolve of waiters) resolve(last);
+    for (const waiter of waiters) waiter.resolve(result);
     holdWhileAwaited();
   };
 
   const spawn = (): void => {
-    if (closing || worker !== null) return;
+    if (closing || gaveUp || worker !== null) return;
     const w = new Worker(WORKER_URL, {
       workerData: data,
       env: SHARE_ENV,
@@ -130,6 +150,8 @@ export function startCheckpointer(raw: BetterSqlite3.Database, filename: string,
     worker = w;
     holdWhileAwaited();
     w.on('message', onMessage);
+    // A request made to a worker that died since is asked again of this one.
+    if (checkpointWaiters.length > 0) w.postMessage('report');
     w.on('error', (err) => log('sqlite checkpoint worker failed', err));
     w.on('exit', (code) => {
       worker = null;
@@ -138,6 +160,7 @@ export function startCheckpointer(raw: BetterSqlite3.Database, filename: string,
       // Back to checkpoints inside commits until a worker is ready again: the WAL must not grow unbounded.
       setAutocheckpoint(DEFAULT_AUTOCHECKPOINT);
       if (restarts >= maxRestarts) {
+        gaveUp = true;
         log(`sqlite checkpoint worker exited (code ${code}); checkpoints run on the main connection from now on`);
         return markExited();
       }
@@ -164,13 +187,16 @@ export function startCheckpointer(raw: BetterSqlite3.Database, filename: string,
       if (startTimer !== null) clearTimeout(startTimer);
       spawn();
       if (ready) return Promise.resolve();
-      const promise = new Promise<void>((resolve) => readyWaiters.push(resolve));
+      if (worker === null) return Promise.reject(new Error('the sqlite checkpoint worker is not running'));
+      const promise = new Promise<void>((resolve, reject) => readyWaiters.push({ resolve, reject }));
       holdWhileAwaited();
       return promise;
     },
     nextCheckpoint() {
-      worker?.postMessage('checkpoint');
-      const promise = new Promise<CheckpointResult>((resolve) => checkpointWaiters.push(resolve));
+      if (worker === null) return Promise.reject(new Error('the sqlite checkpoint worker is not running'));
+      // A worker still starting up handles the request once it is ready (messages queue until then).
+      worker.postMessage('report');
+      const promise = new Promise<CheckpointResult>((resolve, reject) => checkpointWaiters.push({ resolve, reject }));
       holdWhileAwaited();
       return promise;
     },
