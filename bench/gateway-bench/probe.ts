@@ -1,5 +1,6 @@
 import { Agent, request } from 'node:http';
 import type { Endpoint } from './load.js';
+import { cpuSeconds } from './proc.js';
 import { percentile, Samples } from './stats.js';
 
 /** Sequential (c=1) timings, timed with hrtime: sub-millisecond resolution. */
@@ -12,6 +13,8 @@ export interface ProbeResult {
   firstChunkP50Ms: number;
   firstChunkP99Ms: number;
   streamP50Ms: number;
+  /** The gateway's CPU (user + system) per JSON + streamed call pair while probed sequentially, µs; NaN when unknown. */
+  cpuUsPerPair: number;
 }
 
 interface Timing {
@@ -52,7 +55,7 @@ function once(agent: Agent, endpoint: Endpoint, body: string): Promise<Timing> {
   });
 }
 
-export async function probe(options: { endpoint: Endpoint; jsonBody: string; streamBody: string; count: number }): Promise<ProbeResult> {
+export async function probe(options: { endpoint: Endpoint; jsonBody: string; streamBody: string; count: number; pid: number }): Promise<ProbeResult> {
   const agent = new Agent({ keepAlive: true, maxSockets: 1 });
   try {
     const json = new Samples();
@@ -64,6 +67,7 @@ export async function probe(options: { endpoint: Endpoint; jsonBody: string; str
       await once(agent, options.endpoint, options.jsonBody);
       await once(agent, options.endpoint, options.streamBody);
     }
+    const cpuBefore = cpuSeconds(options.pid);
     for (let i = 0; i < options.count; i++) {
       json.push((await once(agent, options.endpoint, options.jsonBody)).total);
       const t = await once(agent, options.endpoint, options.streamBody);
@@ -71,6 +75,7 @@ export async function probe(options: { endpoint: Endpoint; jsonBody: string; str
       first.push(t.firstChunk);
       whole.push(t.total);
     }
+    const cpuAfter = cpuSeconds(options.pid);
     const j = json.sorted();
     const f = first.sorted();
     return {
@@ -80,6 +85,7 @@ export async function probe(options: { endpoint: Endpoint; jsonBody: string; str
       firstChunkP50Ms: percentile(f, 50),
       firstChunkP99Ms: percentile(f, 99),
       streamP50Ms: percentile(whole.sorted(), 50),
+      cpuUsPerPair: cpuBefore === null || cpuAfter === null ? Number.NaN : ((cpuAfter - cpuBefore) * 1e6) / options.count,
     };
   } finally {
     agent.destroy();

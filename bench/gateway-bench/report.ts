@@ -70,8 +70,8 @@ function probeMedian(r: RunReport, target: TargetName, pick: (p: ProbeResult) =>
 
 function probeTable(r: RunReport): string[] {
   const lines = [
-    '| target | JSON p50 ms | Δ bare | JSON p99 ms | stream headers p50 ms | first chunk p50 ms | Δ bare | first chunk p99 ms | whole stream p50 ms |',
-    '|---|---:|---:|---:|---:|---:|---:|---:|---:|',
+    '| target | JSON p50 ms | Δ bare | JSON p99 ms | stream headers p50 ms | first chunk p50 ms | Δ bare | first chunk p99 ms | whole stream p50 ms | CPU µs per JSON + stream |',
+    '|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
   ];
   const bareJson = probeMedian(r, 'bare', (p) => p.jsonP50Ms);
   const bareFirst = probeMedian(r, 'bare', (p) => p.firstChunkP50Ms);
@@ -79,7 +79,7 @@ function probeTable(r: RunReport): string[] {
     const m = (pick: (p: ProbeResult) => number) => probeMedian(r, target, pick);
     if (r.probeRuns.every((p) => p.target !== target)) continue;
     lines.push(
-      `| ${target} | ${f(m((p) => p.jsonP50Ms), 3)} | ${signed(m((p) => p.jsonP50Ms) - bareJson, 3)} | ${f(m((p) => p.jsonP99Ms), 3)} | ${f(m((p) => p.headersP50Ms), 3)} | ${f(m((p) => p.firstChunkP50Ms), 3)} | ${signed(m((p) => p.firstChunkP50Ms) - bareFirst, 3)} | ${f(m((p) => p.firstChunkP99Ms), 3)} | ${f(m((p) => p.streamP50Ms), 3)} |`,
+      `| ${target} | ${f(m((p) => p.jsonP50Ms), 3)} | ${signed(m((p) => p.jsonP50Ms) - bareJson, 3)} | ${f(m((p) => p.jsonP99Ms), 3)} | ${f(m((p) => p.headersP50Ms), 3)} | ${f(m((p) => p.firstChunkP50Ms), 3)} | ${signed(m((p) => p.firstChunkP50Ms) - bareFirst, 3)} | ${f(m((p) => p.firstChunkP99Ms), 3)} | ${f(m((p) => p.streamP50Ms), 3)} | ${int(m((p) => p.cpuUsPerPair))} |`,
     );
   }
   return lines;

@@ -113,9 +113,9 @@ async function main(): Promise<void> {
         }
       }
       for (const target of probes > 0 ? order : []) {
-        const result = await probe({ endpoint: target.endpoint, jsonBody: requestBody(false), streamBody: requestBody(true), count: probes });
+        const result = await probe({ endpoint: target.endpoint, jsonBody: requestBody(false), streamBody: requestBody(true), count: probes, pid: target.pid });
         probeRuns.push({ rep, target: target.name, result });
-        log(`rep ${rep + 1}/${reps} probe ${target.name}: JSON p50 ${result.jsonP50Ms.toFixed(3)} ms, first chunk p50 ${result.firstChunkP50Ms.toFixed(3)} ms`);
+        log(`rep ${rep + 1}/${reps} probe ${target.name}: JSON p50 ${result.jsonP50Ms.toFixed(3)} ms, first chunk p50 ${result.firstChunkP50Ms.toFixed(3)} ms, CPU ${Math.round(result.cpuUsPerPair)} µs per JSON + stream pair`);
       }
     }
     for (const t of fleet.targets) {

@@ -48,7 +48,9 @@ export async function startFleet(options: FleetOptions): Promise<Fleet> {
   const children: BenchChild[] = [];
   const stop = async () => {
     await Promise.all(children.map((c) => c.stop()));
-    rmSync(dir, { recursive: true, force: true });
+    // BENCH_KEEP_DIR=1 keeps the processes' logs (e.g. with --node-args=--trace-gc) for a look afterwards.
+    if (process.env.BENCH_KEEP_DIR === '1') process.stderr.write(`bench: logs kept in ${dir}\n`);
+    else rmSync(dir, { recursive: true, force: true });
   };
   try {
     const upstream = await spawnChild({ name: 'upstream', args: [join(here, 'servers', 'upstream.js')], cores: options.pin.upstream, logFile: join(dir, 'upstream.log') });
