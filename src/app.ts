@@ -21,7 +21,7 @@ import { modelCallRoutes } from './http/routes/model-calls.js';
 import { generationRoute } from './http/routes/generation.js';
 import { metricsRoute } from './http/routes/metrics.js';
 import { installHttpMetrics } from './observability/metrics.js';
-import { callLogLine } from './observability/call-log.js';
+import { CALL_LOG_MSG, callLogLine } from './observability/call-log.js';
 import { asyncStdout, type BatchedLogDestination } from './observability/log-destination.js';
 import { RequestLogController } from './observability/request-log.js';
 import type { App } from './http/types.js';
@@ -80,7 +80,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
       done();
     });
   }
-  services.callLog.write = (generation) => app.log.info({ call: callLogLine(generation) }, 'model call');
+  services.callLog.write = (generation) => app.log.info({ call: callLogLine(generation) }, CALL_LOG_MSG);
   installErrorHandling(app, options.bodyLimitBytes);
   installJsonBodyParser(app);
 

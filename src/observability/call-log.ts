@@ -1,8 +1,10 @@
 import type { GenerationRecord } from '../domain/accounting/types.js';
 
-/** The one structured line logged per model call. No prompt or completion text, no tokens. */
+/**
+ * The fields of the one line logged per model call, under `call` (the line's `msg` is
+ * `CALL_LOG_MSG`). No prompt or completion text, no tokens.
+ */
 export interface CallLogLine {
-  msg: 'model call';
   generation_id: string;
   request_id: string;
   /** First 8 characters of the key's public hash: enough to correlate, not the whole id. */
@@ -36,12 +38,13 @@ function outcomeOf(g: GenerationRecord, status: number | null): CallLogLine['out
   return 'success';
 }
 
-/** Built from the metered record; log it with `request.log.info(callLogLine(g))`. */
+export const CALL_LOG_MSG = 'model call';
+
+/** Built from the metered record; logged as `log.info({ call: callLogLine(g) }, CALL_LOG_MSG)`. */
 export function callLogLine(g: GenerationRecord): CallLogLine {
   const last = g.attempts[g.attempts.length - 1];
   const status = last === undefined ? null : last.status;
   return {
-    msg: 'model call',
     generation_id: g.id,
     request_id: g.requestId,
     key: g.keyHash.slice(0, 8),

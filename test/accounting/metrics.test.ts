@@ -100,6 +100,7 @@ describe('call log', () => {
     assert.equal(line.cost_usd, g.costUsd);
     assert.equal(line.prompt_tokens, 10);
     assert.ok(!JSON.stringify(line).includes(g.keyHash));
+    assert.equal('msg' in line, false, 'the message is the log line\'s own msg, not repeated under call');
     assert.equal(callLogLine(generation({ cancelled: true })).outcome, 'cancelled');
     assert.equal(callLogLine(generation({ finishReason: 'error', attempts: [{ provider: 'x', model: 'y', status: 502 }] })).outcome, 'error');
     assert.equal(callLogLine(generation({ attempts: [] })).status, null);
