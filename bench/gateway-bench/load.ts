@@ -1,5 +1,5 @@
 import autocannon from 'autocannon';
-import { cpuSeconds } from './proc.js';
+import { cpuClock } from './proc.js';
 import { percentile, Samples } from './stats.js';
 
 /** One HTTP target as the load generator sees it. */
@@ -47,11 +47,10 @@ function fire(endpoint: Endpoint, body: string, connections: number, seconds: nu
 export async function runCell(options: { endpoint: Endpoint; body: string; connections: number; warmupS: number; seconds: number; pid: number | null }): Promise<CellResult> {
   if (options.warmupS > 0) await fire(options.endpoint, options.body, options.connections, options.warmupS, null);
   const samples = new Samples();
-  const cpuBefore = options.pid === null ? null : cpuSeconds(options.pid);
+  const cpuUsPer = cpuClock(options.pid);
   const started = process.hrtime.bigint();
   const result = await fire(options.endpoint, options.body, options.connections, options.seconds, samples);
   const elapsedS = Number(process.hrtime.bigint() - started) / 1e9;
-  const cpuAfter = options.pid === null ? null : cpuSeconds(options.pid);
   const sorted = samples.sorted();
   const ok = sorted.length;
   return {
@@ -61,6 +60,6 @@ export async function runCell(options: { endpoint: Endpoint; body: string; conne
     p99Ms: percentile(sorted, 99),
     errors: result.errors + result.timeouts,
     non2xx: result.non2xx,
-    cpuUsPerRequest: cpuBefore !== null && cpuAfter !== null && ok > 0 ? ((cpuAfter - cpuBefore) * 1e6) / ok : null,
+    cpuUsPerRequest: cpuUsPer(ok),
   };
 }

@@ -1,6 +1,6 @@
 import { Agent, request } from 'node:http';
 import type { Endpoint } from './load.js';
-import { cpuSeconds } from './proc.js';
+import { cpuClock } from './proc.js';
 import { percentile, Samples } from './stats.js';
 
 /** Sequential (c=1) timings, timed with hrtime: sub-millisecond resolution. */
@@ -67,7 +67,7 @@ export async function probe(options: { endpoint: Endpoint; jsonBody: string; str
       await once(agent, options.endpoint, options.jsonBody);
       await once(agent, options.endpoint, options.streamBody);
     }
-    const cpuBefore = cpuSeconds(options.pid);
+    const cpuUsPer = cpuClock(options.pid);
     for (let i = 0; i < options.count; i++) {
       json.push((await once(agent, options.endpoint, options.jsonBody)).total);
       const t = await once(agent, options.endpoint, options.streamBody);
@@ -75,7 +75,7 @@ export async function probe(options: { endpoint: Endpoint; jsonBody: string; str
       first.push(t.firstChunk);
       whole.push(t.total);
     }
-    const cpuAfter = cpuSeconds(options.pid);
+    const cpuUsPerPair = cpuUsPer(options.count) ?? Number.NaN;
     const j = json.sorted();
     const f = first.sorted();
     return {
@@ -85,7 +85,7 @@ export async function probe(options: { endpoint: Endpoint; jsonBody: string; str
       firstChunkP50Ms: percentile(f, 50),
       firstChunkP99Ms: percentile(f, 99),
       streamP50Ms: percentile(whole.sorted(), 50),
-      cpuUsPerPair: cpuBefore === null || cpuAfter === null ? Number.NaN : ((cpuAfter - cpuBefore) * 1e6) / options.count,
+      cpuUsPerPair,
     };
   } finally {
     agent.destroy();

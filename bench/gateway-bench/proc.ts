@@ -31,7 +31,7 @@ function clockTicks(): number {
 }
 
 /** User + system CPU time of the process so far, seconds. */
-export function cpuSeconds(pid: number): number | null {
+function cpuSeconds(pid: number): number | null {
   try {
     const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
     // Fields after the parenthesised command name; utime and stime are fields 14 and 15.
@@ -43,6 +43,18 @@ export function cpuSeconds(pid: number): number | null {
   } catch {
     return null;
   }
+}
+
+/**
+ * Starts counting a process's CPU time; the returned function gives the µs used since, per unit
+ * of work (requests, call pairs), or null when the process's time cannot be read or units is 0.
+ */
+export function cpuClock(pid: number | null): (units: number) => number | null {
+  const before = pid === null ? null : cpuSeconds(pid);
+  return (units) => {
+    const after = pid === null ? null : cpuSeconds(pid);
+    return before === null || after === null || units <= 0 ? null : ((after - before) * 1e6) / units;
+  };
 }
 
 /** Pins every thread of a running process to the given cores (best effort). */

@@ -61,6 +61,8 @@ interface Waiter<T> {
   reject(err: Error): void;
 }
 
+const notRunning = (): Error => new Error('the sqlite checkpoint worker is not running');
+
 const WORKER_URL = new URL('./checkpoint-worker.js', import.meta.url);
 const defaultLog = (msg: string, err?: unknown): void => {
   process.emitWarning(err instanceof Error ? `${msg}: ${err.message}` : msg);
@@ -99,7 +101,7 @@ export function startCheckpointer(raw: BetterSqlite3.Database, filename: string,
   const exited = new Promise<void>((resolve) => (resolveExited = resolve));
   // Once no worker will ever run again, nobody may be left waiting for one (a test or benchmark would hang).
   const markExited = (): void => {
-    const gone = new Error('the sqlite checkpoint worker is not running');
+    const gone = notRunning();
     for (const waiter of [...readyWaiters, ...checkpointWaiters]) waiter.reject(gone);
     readyWaiters = [];
     checkpointWaiters = [];
@@ -187,13 +189,13 @@ export function startCheckpointer(raw: BetterSqlite3.Database, filename: string,
       if (startTimer !== null) clearTimeout(startTimer);
       spawn();
       if (ready) return Promise.resolve();
-      if (worker === null) return Promise.reject(new Error('the sqlite checkpoint worker is not running'));
+      if (worker === null) return Promise.reject(notRunning());
       const promise = new Promise<void>((resolve, reject) => readyWaiters.push({ resolve, reject }));
       holdWhileAwaited();
       return promise;
     },
     nextCheckpoint() {
-      if (worker === null) return Promise.reject(new Error('the sqlite checkpoint worker is not running'));
+      if (worker === null) return Promise.reject(notRunning());
       // A worker still starting up handles the request once it is ready (messages queue until then).
       worker.postMessage('report');
       const promise = new Promise<CheckpointResult>((resolve, reject) => checkpointWaiters.push({ resolve, reject }));
