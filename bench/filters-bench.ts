@@ -8,13 +8,19 @@
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { BUILTIN_FILTERS, BUILTIN_SLUGS, compileFilterSet, scan, type CustomFilterConfig } from '../src/filters/index.js';
+import {
+  BUILTIN_FILTERS,
+  BUILTIN_SLUGS,
+  compileFilterSet,
+  scan,
+  type CustomFilterConfig,
+} from '../src/filters/index.js';
 
 const PARAGRAPHS = [
-  'Hi team, following up on yesterday\'s incident review. The gateway in eu-west started returning 502s at 14:05 UTC after the config rollout, and the on-call engineer rolled back at 14:32. Root cause was a typo in the upstream pool definition.',
+  "Hi team, following up on yesterday's incident review. The gateway in eu-west started returning 502s at 14:05 UTC after the config rollout, and the on-call engineer rolled back at 14:32. Root cause was a typo in the upstream pool definition.",
   'Can you rewrite this paragraph so it sounds more formal? "We shipped the new billing page last week and most customers seem happy, but a few reported that the invoice PDF is missing the VAT number."',
   'Summarize the following meeting notes in five bullet points. Attendees: Sarah Johnson, Dr. Patel and Marco Rossi. Decisions: move the launch to March, freeze the API on the 15th, and hire two more support engineers.',
-  'Here is the stack trace I get when I run the tests: TypeError: Cannot read properties of undefined (reading \'map\') at renderList (src/components/List.tsx:42:17). The list comes from the /api/v1/items endpoint.',
+  "Here is the stack trace I get when I run the tests: TypeError: Cannot read properties of undefined (reading 'map') at renderList (src/components/List.tsx:42:17). The list comes from the /api/v1/items endpoint.",
   'Please draft a reply to the customer. They wrote to support@example.com saying their order #A-10293 arrived damaged and they want a refund to the card they used. Their phone number is +44 20 7946 0958.',
   'Translate into German: "Our office is closed on public holidays. For urgent matters, please contact the duty manager." Keep the tone friendly but professional.',
   'Explain the difference between a mutex and a semaphore, with a short example in Go. Mention deadlocks and how channels are usually preferred in idiomatic Go code.',
@@ -35,13 +41,30 @@ function realisticText(bytes: number): string {
 }
 
 const CUSTOM: CustomFilterConfig[] = [
-  'ACME-\\d{6}', 'sk-[A-Za-z0-9]{20,}', '(?i)project\\s+(?:falcon|osprey|kestrel)', 'AKIA[0-9A-Z]{16}',
-  'ghp_[A-Za-z0-9]{36}', '(?i)confidential', '\\b[A-Z]{2}\\d{2}[A-Z0-9]{11,30}\\b', '(?i)internal use only',
-  'xox[baprs]-[A-Za-z0-9-]{10,}', '-----BEGIN [A-Z ]*PRIVATE KEY-----', '\\bEMP\\d{5}\\b', '(?i)password\\s*[:=]\\s*\\S+',
-  '\\bINV-\\d{4}-\\d{5}\\b', '(?i)do not distribute', '\\b\\d{3}-\\d{3}-\\d{3}\\b', '(?i)codename\\s+\\w+',
-  'eyJ[A-Za-z0-9_-]{10,}\\.[A-Za-z0-9_-]{10,}\\.[A-Za-z0-9_-]{10,}', '\\bTICKET-\\d+\\b', '(?i)salary\\s+of\\s+\\$?\\d[\\d,]*',
+  'ACME-\\d{6}',
+  'sk-[A-Za-z0-9]{20,}',
+  '(?i)project\\s+(?:falcon|osprey|kestrel)',
+  'AKIA[0-9A-Z]{16}',
+  'ghp_[A-Za-z0-9]{36}',
+  '(?i)confidential',
+  '\\b[A-Z]{2}\\d{2}[A-Z0-9]{11,30}\\b',
+  '(?i)internal use only',
+  'xox[baprs]-[A-Za-z0-9-]{10,}',
+  '-----BEGIN [A-Z ]*PRIVATE KEY-----',
+  '\\bEMP\\d{5}\\b',
+  '(?i)password\\s*[:=]\\s*\\S+',
+  '\\bINV-\\d{4}-\\d{5}\\b',
+  '(?i)do not distribute',
+  '\\b\\d{3}-\\d{3}-\\d{3}\\b',
+  '(?i)codename\\s+\\w+',
+  'eyJ[A-Za-z0-9_-]{10,}\\.[A-Za-z0-9_-]{10,}\\.[A-Za-z0-9_-]{10,}',
+  '\\bTICKET-\\d+\\b',
+  '(?i)salary\\s+of\\s+\\$?\\d[\\d,]*',
   '(a+)+$',
-].map((pattern, i) => ({ pattern, action: i % 7 === 6 ? 'block' : 'redact', label: i % 2 === 0 ? `C${i}` : null }) as CustomFilterConfig);
+].map(
+  (pattern, i) =>
+    ({ pattern, action: i % 7 === 6 ? 'block' : 'redact', label: i % 2 === 0 ? `C${i}` : null }) as CustomFilterConfig,
+);
 
 const SET = compileFilterSet({
   builtins: BUILTIN_SLUGS.map((slug) => ({ slug, action: slug === 'regex-prompt-injection' ? 'flag' : 'redact' })),
@@ -65,7 +88,12 @@ function time(fn: () => void, n: number): number {
   return median(samples);
 }
 
-const sizes: Array<[string, number, number]> = [['1 KB', 1024, 300], ['10 KB', 10 * 1024, 100], ['100 KB', 100 * 1024, 20], ['1 MB', 1024 * 1024, 5]];
+const sizes: Array<[string, number, number]> = [
+  ['1 KB', 1024, 300],
+  ['10 KB', 10 * 1024, 100],
+  ['100 KB', 100 * 1024, 20],
+  ['1 MB', 1024 * 1024, 5],
+];
 const lines: string[] = [];
 const out = (s: string): void => {
   lines.push(s);
@@ -74,7 +102,9 @@ const out = (s: string): void => {
 
 out(`# Content-filter bench ${new Date().toISOString()}`);
 out('');
-out(`Node ${process.version}, one core. Set: ${BUILTIN_SLUGS.length} builtins (PII redact, injection flag) + ${CUSTOM.length} custom RE2 patterns.`);
+out(
+  `Node ${process.version}, one core. Set: ${BUILTIN_SLUGS.length} builtins (PII redact, injection flag) + ${CUSTOM.length} custom RE2 patterns.`,
+);
 out('');
 out('| size | scans | median ms/scan | µs per KB |');
 out('|---|---|---|---|');
@@ -87,7 +117,9 @@ for (const [label, bytes, n] of sizes) {
 }
 const growth = (perKb[perKb.length - 1] ?? 0) / (perKb[1] ?? 1);
 out('');
-out(`Growth check: µs/KB at 1 MB is ${growth.toFixed(2)}× that at 10 KB (${growth < 3 ? 'roughly linear' : 'NOT linear'}).`);
+out(
+  `Growth check: µs/KB at 1 MB is ${growth.toFixed(2)}× that at 10 KB (${growth < 3 ? 'roughly linear' : 'NOT linear'}).`,
+);
 
 out('');
 out('Per detector at 10 KB (median ms per call):');
@@ -105,9 +137,11 @@ const catastrophic = compileFilterSet({ builtins: [], custom: [{ pattern: '(a+)+
 const aaa = 'a'.repeat(100 * 1024) + 'b';
 const catMs = time(() => scan(catastrophic, [{ role: 'user', text: aaa }]), 10);
 out('');
-out(`Catastrophic pattern \`(a+)+$\` over 100 KB of 'a' (+ 'b', no match): ${catMs.toFixed(3)} ms per scan (RE2, linear).`);
+out(
+  `Catastrophic pattern \`(a+)+$\` over 100 KB of 'a' (+ 'b', no match): ${catMs.toFixed(3)} ms per scan (RE2, linear).`,
+);
 
-const ok10 = (perKb[1] ?? 0) * 10 / 1000;
+const ok10 = ((perKb[1] ?? 0) * 10) / 1000;
 out('');
 out(`Target: 10 KB under 2 ms → ${ok10.toFixed(3)} ms (${ok10 < 2 ? 'met' : 'NOT met'}).`);
 

@@ -27,7 +27,11 @@ const SECONDS = Number(values.seconds);
 const CONNECTIONS = Number(values.connections);
 const KEYS = Number(values.keys);
 const ROUNDS = Number(values.rounds);
-const BODY = JSON.stringify({ model: 'demo/echo', max_tokens: 16, messages: [{ role: 'user', content: 'hello there' }] });
+const BODY = JSON.stringify({
+  model: 'demo/echo',
+  max_tokens: 16,
+  messages: [{ role: 'user', content: 'hello there' }],
+});
 
 interface CaseResult {
   rps: number;
@@ -39,9 +43,17 @@ interface CaseResult {
 }
 
 const percentile = (sorted: readonly number[], p: number): number =>
-  sorted.length === 0 ? Number.NaN : (sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? Number.NaN);
+  sorted.length === 0
+    ? Number.NaN
+    : (sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? Number.NaN);
 
-function load(replica: Replica, tokens: readonly string[], offset: number, seconds: number, latencies: number[] | null): Promise<autocannon.Result> {
+function load(
+  replica: Replica,
+  tokens: readonly string[],
+  offset: number,
+  seconds: number,
+  latencies: number[] | null,
+): Promise<autocannon.Result> {
   let next = 0;
   return new Promise((resolve, reject) => {
     const instance = autocannon(
@@ -58,7 +70,10 @@ function load(replica: Replica, tokens: readonly string[], offset: number, secon
           client.setHeaders({ 'content-type': 'application/json', authorization: `Bearer ${token}` });
         },
       },
-      (error: unknown, result: autocannon.Result) => (error === null || error === undefined ? resolve(result) : reject(error instanceof Error ? error : new Error(String(error)))),
+      (error: unknown, result: autocannon.Result) =>
+        error === null || error === undefined
+          ? resolve(result)
+          : reject(error instanceof Error ? error : new Error(String(error))),
     );
     if (latencies !== null) {
       instance.on('response', (_client, status, _bytes, ms) => {
@@ -70,8 +85,12 @@ function load(replica: Replica, tokens: readonly string[], offset: number, secon
 
 /** Transactions committed in the database, and rows written to budget_leases (grants and renewals). */
 async function counters(db: pg.Client): Promise<{ commits: number; leaseWrites: number }> {
-  const c = await db.query<{ n: string }>('SELECT xact_commit AS n FROM pg_stat_database WHERE datname = current_database()');
-  const l = await db.query<{ n: string }>("SELECT n_tup_ins + n_tup_upd AS n FROM pg_stat_user_tables WHERE relname = 'budget_leases'");
+  const c = await db.query<{ n: string }>(
+    'SELECT xact_commit AS n FROM pg_stat_database WHERE datname = current_database()',
+  );
+  const l = await db.query<{ n: string }>(
+    "SELECT n_tup_ins + n_tup_upd AS n FROM pg_stat_user_tables WHERE relname = 'budget_leases'",
+  );
   return { commits: Number(c.rows[0]?.n ?? 0), leaseWrites: Number(l.rows[0]?.n ?? 0) };
 }
 
@@ -97,7 +116,8 @@ async function runCase(cluster: Cluster, db: pg.Client, tokens: readonly string[
     p99: percentile(latencies, 99),
     failed: results.reduce((n, r) => n + r.non2xx + r.errors + r.timeouts, 0),
     commitsPer1k: latencies.length === 0 ? Number.NaN : ((after.commits - before.commits) / latencies.length) * 1000,
-    leaseWritesPer1k: latencies.length === 0 ? Number.NaN : ((after.leaseWrites - before.leaseWrites) / latencies.length) * 1000,
+    leaseWritesPer1k:
+      latencies.length === 0 ? Number.NaN : ((after.leaseWrites - before.leaseWrites) / latencies.length) * 1000,
   };
 }
 
@@ -106,7 +126,10 @@ async function newKeys(cluster: Cluster, count: number): Promise<string[]> {
   if (first === undefined) throw new Error('no replica');
   const tokens: string[] = [];
   for (let i = 0; i < count; i++) {
-    const res = await request<{ key: string }>(first, 'POST', '/keys', cluster.managementToken, { name: `bench-${i}`, limit: 1_000_000 });
+    const res = await request<{ key: string }>(first, 'POST', '/keys', cluster.managementToken, {
+      name: `bench-${i}`,
+      limit: 1_000_000,
+    });
     if (res.status !== 201) throw new Error(`creating a key: ${res.status}`);
     tokens.push(res.body.key);
   }
@@ -125,8 +148,12 @@ async function main(): Promise<number> {
     await db.connect();
     const hot = await newKeys(cluster, 1);
     const spread = await newKeys(cluster, KEYS);
-    process.stdout.write(`3 replicas, ${CONNECTIONS} connections each, ${SECONDS} s per run, ${ROUNDS} round(s); spread over ${KEYS} keys; every key has a limit\n\n`);
-    process.stdout.write('| case                   |   req/s | p50 ms  | p99 ms  | failed | commits/1k | lease rows/1k |\n|---|---|---|---|---|---|---|\n');
+    process.stdout.write(
+      `3 replicas, ${CONNECTIONS} connections each, ${SECONDS} s per run, ${ROUNDS} round(s); spread over ${KEYS} keys; every key has a limit\n\n`,
+    );
+    process.stdout.write(
+      '| case                   |   req/s | p50 ms  | p99 ms  | failed | commits/1k | lease rows/1k |\n|---|---|---|---|---|---|---|\n',
+    );
     // Both cases warm (JIT, pools, caches, leases) before anything is measured.
     await warmUp(cluster, hot);
     await warmUp(cluster, spread);
@@ -137,12 +164,16 @@ async function main(): Promise<number> {
       const first = await runCase(cluster, db, hotFirst ? hot : spread);
       const second = await runCase(cluster, db, hotFirst ? spread : hot);
       const [h, s] = hotFirst ? [first, second] : [second, first];
-      process.stdout.write(`${row(`hot key (round ${round + 1})`, h)}\n${row(`${KEYS} keys (round ${round + 1})`, s)}\n`);
+      process.stdout.write(
+        `${row(`hot key (round ${round + 1})`, h)}\n${row(`${KEYS} keys (round ${round + 1})`, s)}\n`,
+      );
       ratios.push(h.rps / s.rps);
     }
     const ratio = median(ratios);
     const pass = ratio >= 0.8;
-    process.stdout.write(`\nhot / spread throughput: ${(ratio * 100).toFixed(1)}% (median of ${ratios.length}; target >= 80%): ${pass ? 'PASS' : 'FAIL'}\n`);
+    process.stdout.write(
+      `\nhot / spread throughput: ${(ratio * 100).toFixed(1)}% (median of ${ratios.length}; target >= 80%): ${pass ? 'PASS' : 'FAIL'}\n`,
+    );
     return pass ? 0 : 1;
   } finally {
     await db.end().catch(() => undefined);
@@ -153,7 +184,7 @@ async function main(): Promise<number> {
 main().then(
   (code) => process.exit(code),
   (error: unknown) => {
-    process.stderr.write(`scale-bench: ${error instanceof Error ? error.stack ?? error.message : String(error)}\n`);
+    process.stderr.write(`scale-bench: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
     process.exit(2);
   },
 );

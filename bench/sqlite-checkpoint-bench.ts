@@ -77,7 +77,13 @@ function batch(): { generations: GenerationRecord[]; deltas: SpendDelta[] } {
     const g = generation();
     generations.push(g);
     deltas.push({ generationId: g.id, account: g.keyHash, window: 'month:2026-11', amountUsd: g.costUsd, byokUsd: 0 });
-    deltas.push({ generationId: g.id, account: 'member:user_a', window: 'day:2026-11-22', amountUsd: g.costUsd, byokUsd: 0 });
+    deltas.push({
+      generationId: g.id,
+      account: 'member:user_a',
+      window: 'day:2026-11-22',
+      amountUsd: g.costUsd,
+      byokUsd: 0,
+    });
   }
   return { generations, deltas };
 }
@@ -190,4 +196,7 @@ const lines = [
 const text = lines.join('\n');
 process.stdout.write(`${text}\n`);
 mkdirSync(values.out, { recursive: true });
-writeFileSync(join(values.out, `sqlite-checkpoint-${new Date().toISOString().replace(/[:.]/g, '').slice(0, 15)}Z.md`), text);
+writeFileSync(
+  join(values.out, `sqlite-checkpoint-${new Date().toISOString().replace(/[:.]/g, '').slice(0, 15)}Z.md`),
+  text,
+);

@@ -31,11 +31,14 @@ function renderSite(listen: number, ports: readonly number[]): string {
 
 async function startNginx(dir: string, listen: number, ports: readonly number[]): Promise<ChildProcess> {
   const nginx = ['/usr/sbin/nginx', 'nginx'].find((bin) => spawnSync(bin, ['-v']).status === 0);
-  if (nginx === undefined) throw new Error("nginx not found: install Debian's nginx package (scripts/test-all.sh does)");
+  if (nginx === undefined)
+    throw new Error("nginx not found: install Debian's nginx package (scripts/test-all.sh does)");
   for (const sub of ['body', 'proxy', 'fastcgi', 'uwsgi', 'scgi']) mkdirSync(join(dir, sub), { recursive: true });
   writeFileSync(join(dir, 'switchyard.conf'), renderSite(listen, ports));
   const root = typeof process.getuid === 'function' && process.getuid() === 0;
-  const temp = ['client_body', 'proxy', 'fastcgi', 'uwsgi', 'scgi'].map((t) => `  ${t}_temp_path ${join(dir, t === 'client_body' ? 'body' : t)};`);
+  const temp = ['client_body', 'proxy', 'fastcgi', 'uwsgi', 'scgi'].map(
+    (t) => `  ${t}_temp_path ${join(dir, t === 'client_body' ? 'body' : t)};`,
+  );
   writeFileSync(
     join(dir, 'nginx.conf'),
     [
@@ -55,7 +58,11 @@ async function startNginx(dir: string, listen: number, ports: readonly number[])
   const test = spawnSync(nginx, ['-t', '-p', dir, '-c', join(dir, 'nginx.conf')], { encoding: 'utf8' });
   if (test.status !== 0) throw new Error(`nginx -t failed:\n${test.stderr}`);
   const child = spawn(nginx, ['-p', dir, '-c', join(dir, 'nginx.conf')], { stdio: 'ignore' });
-  await waitFor(async () => (await fetch(`http://127.0.0.1:${listen}/health`).catch(() => null))?.status === 200, 10_000, 'nginx up');
+  await waitFor(
+    async () => (await fetch(`http://127.0.0.1:${listen}/health`).catch(() => null))?.status === 200,
+    10_000,
+    'nginx up',
+  );
   return child;
 }
 
@@ -83,46 +90,79 @@ async function main(): Promise<void> {
   try {
     pg = await startPostgres();
     const databaseUrl = await createDatabase(pg.url, 'smoke');
-    const migrate = spawnSync(process.execPath, [CLI, 'migrate'], { env: { PATH: process.env.PATH ?? '', SWITCHYARD_DATABASE_URL: databaseUrl }, encoding: 'utf8' });
+    const migrate = spawnSync(process.execPath, [CLI, 'migrate'], {
+      env: { PATH: process.env.PATH ?? '', SWITCHYARD_DATABASE_URL: databaseUrl },
+      encoding: 'utf8',
+    });
     check(migrate.status === 0, `switchyard migrate (${migrate.stdout.trim() || migrate.stderr.trim()})`);
     const ports = await Promise.all([freePort(), freePort(), freePort()]);
     const env = { SWITCHYARD_DATABASE_URL: databaseUrl, SWITCHYARD_MANAGEMENT_KEY: mgmt, SWITCHYARD_LOG_LEVEL: 'warn' };
-    replicas.push(...(await Promise.all(ports.map((port, i) => startReplica(`r${i + 1}`, { ...env, PORT: String(port) })))));
+    replicas.push(
+      ...(await Promise.all(ports.map((port, i) => startReplica(`r${i + 1}`, { ...env, PORT: String(port) })))),
+    );
     const listen = await freePort();
     nginx = await startNginx(dir, listen, ports);
     const lb = { api: `http://127.0.0.1:${listen}/api/v1` };
     say(`3 replicas on ${ports.join(', ')} behind nginx on ${listen}, one PostgreSQL`);
 
-    const created = await request<{ key: string; data: { hash: string } }>(lb, 'POST', '/keys', mgmt, { name: 'smoke', limit: 10 });
+    const created = await request<{ key: string; data: { hash: string } }>(lb, 'POST', '/keys', mgmt, {
+      name: 'smoke',
+      limit: 10,
+    });
     check(created.status === 201, 'a key created through nginx');
     const token = created.body.key;
-    check((await calls(lb, token, 9)).every((s) => s === 200), '9 model calls through nginx');
+    check(
+      (await calls(lb, token, 9)).every((s) => s === 200),
+      '9 model calls through nginx',
+    );
     const served = await Promise.all(replicas.map((r) => servedBy(r, mgmt)));
-    check(served.every((n) => n > 0), `every replica served calls (${served.join(', ')})`);
+    check(
+      served.every((n) => n > 0),
+      `every replica served calls (${served.join(', ')})`,
+    );
 
     const sse = await fetch(`${lb.api}/chat/completions`, {
       method: 'POST',
       headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
-      body: JSON.stringify({ model: 'demo/echo', stream: true, messages: [{ role: 'user', content: 'stream through nginx' }] }),
+      body: JSON.stringify({
+        model: 'demo/echo',
+        stream: true,
+        messages: [{ role: 'user', content: 'stream through nginx' }],
+      }),
     });
     const text = await sse.text();
-    check(sse.status === 200 && /^data: /m.test(text) && text.includes('[DONE]'), 'a streamed call arrives as SSE through nginx');
+    check(
+      sse.status === 200 && /^data: /m.test(text) && text.includes('[DONE]'),
+      'a streamed call arrives as SSE through nginx',
+    );
 
     const rotated = await request<{ key: string }>(lb, 'POST', `/keys/${created.body.data.hash}/rotate`, mgmt);
     check(rotated.status === 200, 'the key rotated through nginx');
-    check((await calls(lb, token, 6)).every((s) => s === 401), 'the old token is refused on every replica at once');
-    check((await calls(lb, rotated.body.key, 6)).every((s) => s === 200), 'the new token works on every replica');
+    check(
+      (await calls(lb, token, 6)).every((s) => s === 401),
+      'the old token is refused on every replica at once',
+    );
+    check(
+      (await calls(lb, rotated.body.key, 6)).every((s) => s === 200),
+      'the new token works on every replica',
+    );
 
     // Rolling restart as docs/deploy.md describes it: mark the replica `down`, reload nginx, then
     // stop it (SIGTERM) while calls keep coming. (Stopping it without the reload can fail one call
     // that races the shutdown with a 502: nginx never resends a POST that reached a replica.)
-    writeFileSync(join(dir, 'switchyard.conf'), renderSite(listen, ports).replace(`server 127.0.0.1:${ports[1]} `, `server 127.0.0.1:${ports[1]} down `));
+    writeFileSync(
+      join(dir, 'switchyard.conf'),
+      renderSite(listen, ports).replace(`server 127.0.0.1:${ports[1]} `, `server 127.0.0.1:${ports[1]} down `),
+    );
     nginx.kill('SIGHUP');
     await new Promise((done) => setTimeout(done, 500));
     const during = calls(lb, rotated.body.key, 30);
     await replicas[1]?.stop();
     const statuses = await during;
-    check(statuses.every((s) => s === 200), `no call fails while a drained replica stops (${[...new Set(statuses)].join(',')})`);
+    check(
+      statuses.every((s) => s === 200),
+      `no call fails while a drained replica stops (${[...new Set(statuses)].join(',')})`,
+    );
     say(`passed in ${((Date.now() - started) / 1000).toFixed(1)} s`);
   } finally {
     if (nginx !== null && nginx.exitCode === null) {

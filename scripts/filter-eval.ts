@@ -15,12 +15,15 @@ process.stdout.write(`corpus: ${samples.length} samples (${pos} positive, ${samp
 process.stdout.write(formatScores(rows) + '\n');
 const holdout = samples.filter((s) => s.set === 'holdout');
 if (holdout.length > 0) {
-  process.stdout.write(`\nheld-out subset only (${holdout.length} samples written after the detectors were frozen):\n\n`);
+  process.stdout.write(
+    `\nheld-out subset only (${holdout.length} samples written after the detectors were frozen):\n\n`,
+  );
   process.stdout.write(formatScores(evaluateCorpus(holdout)) + '\n');
 }
 if (process.argv.includes('--misses')) {
   for (const s of samples) {
-    if (!judge(s).correct) process.stdout.write(`${s.expected ? 'FN' : 'FP'} ${s.detector}: ${JSON.stringify(s.text)}\n`);
+    if (!judge(s).correct)
+      process.stdout.write(`${s.expected ? 'FN' : 'FP'} ${s.detector}: ${JSON.stringify(s.text)}\n`);
   }
 }
 const failing = rows.filter((r) => !r.pass);

@@ -46,15 +46,30 @@ export interface AppExtension {
 
 /** Request logs carry method, path and status; never bodies, query values or headers. */
 const serializers = {
-  req: (req: { method: string; url: string; id: string }) => ({ method: req.method, path: req.url.split('?')[0], id: req.id }),
+  req: (req: { method: string; url: string; id: string }) => ({
+    method: req.method,
+    path: req.url.split('?')[0],
+    id: req.id,
+  }),
 };
 
 /** The caller's pino options plus ours; stdout is written in batches unless a stream is given. */
-function loggerOptions(logger: FastifyServerOptions['logger']): { logger: FastifyServerOptions['logger']; stdout: BatchedLogDestination | null } {
+function loggerOptions(logger: FastifyServerOptions['logger']): {
+  logger: FastifyServerOptions['logger'];
+  stdout: BatchedLogDestination | null;
+} {
   if (logger === false) return { logger: false, stdout: null };
   const given = typeof logger === 'object' && logger !== null ? logger : {};
   const stdout = 'stream' in given && given.stream !== undefined ? null : asyncStdout();
-  return { logger: { ...(stdout === null ? {} : { stream: stdout }), ...given, serializers, redact: ['req.headers.authorization'] }, stdout };
+  return {
+    logger: {
+      ...(stdout === null ? {} : { stream: stdout }),
+      ...given,
+      serializers,
+      redact: ['req.headers.authorization'],
+    },
+    stdout,
+  };
 }
 
 export async function buildApp(options: BuildAppOptions): Promise<FastifyInstance> {
@@ -84,7 +99,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   installErrorHandling(app, options.bodyLimitBytes);
   installJsonBodyParser(app);
 
-  for (const schema of [ErrorEnvelope, KeyObject, WorkspaceObject, WorkspaceMemberObject, MemberObject]) app.addSchema(schema);
+  for (const schema of [ErrorEnvelope, KeyObject, WorkspaceObject, WorkspaceMemberObject, MemberObject])
+    app.addSchema(schema);
 
   await app.register(swagger, {
     openapi: {
@@ -94,7 +110,10 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
       components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } } },
       security: [{ bearer: [] }],
     },
-    transform: ({ schema, url }) => ({ schema, url: url.startsWith(API_PREFIX) ? url.slice(API_PREFIX.length) || '/' : url }),
+    transform: ({ schema, url }) => ({
+      schema,
+      url: url.startsWith(API_PREFIX) ? url.slice(API_PREFIX.length) || '/' : url,
+    }),
   });
 
   healthRoutes(app, services);

@@ -39,7 +39,10 @@ export interface StartOptions {
 export async function startServer(options: StartOptions): Promise<RunningServer> {
   const { config } = options;
   applyHeapGrowth(config.heapGrowthPercent);
-  const { catalog, warnings } = await loadCatalog({ path: config.configPath ?? undefined, env: options.env ?? process.env });
+  const { catalog, warnings } = await loadCatalog({
+    path: config.configPath ?? undefined,
+    env: options.env ?? process.env,
+  });
   const store = openStore(config.databaseUrl);
   let services: Services | null = null;
   let changeFeed: ChangeFeed | null = null;

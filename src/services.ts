@@ -68,7 +68,8 @@ export interface ServiceOptions {
 
 export function createServices(options: ServiceOptions): Services {
   const { store, clock, catalog } = options;
-  const changeFeed = options.changeFeed ?? new LocalChangeFeed({ externalChangeMarker: () => store.externalChangeMarker() });
+  const changeFeed =
+    options.changeFeed ?? new LocalChangeFeed({ externalChangeMarker: () => store.externalChangeMarker() });
   const metrics = new Metrics();
   const coherence = registerCoherenceMetrics(metrics.registry);
   changeFeed.observe(coherence.feed);
@@ -127,7 +128,14 @@ export function createServices(options: ServiceOptions): Services {
     clock,
     catalog,
     authenticator,
-    keys: new KeyService({ keys: store.keys, members: store.members, workspaces: store.workspaces, authenticator, clock, changes: changeFeed }),
+    keys: new KeyService({
+      keys: store.keys,
+      members: store.members,
+      workspaces: store.workspaces,
+      authenticator,
+      clock,
+      changes: changeFeed,
+    }),
     members: new MemberService({ members: store.members, clock }),
     workspaces: new WorkspaceService({
       workspaces: store.workspaces,

@@ -11,7 +11,9 @@ interface SampleNode {
 }
 
 function isNode(value: unknown): value is SampleNode {
-  return typeof value === 'object' && value !== null && 'callFrame' in value && 'selfSize' in value && 'children' in value;
+  return (
+    typeof value === 'object' && value !== null && 'callFrame' in value && 'selfSize' in value && 'children' in value
+  );
 }
 
 export async function startAllocationSampling(): Promise<() => Promise<Map<string, number>>> {
@@ -27,7 +29,10 @@ export async function startAllocationSampling(): Promise<() => Promise<Map<strin
     const result: unknown = await session.post('HeapProfiler.stopSampling');
     session.disconnect();
     const bySite = new Map<string, number>();
-    const head = typeof result === 'object' && result !== null && 'profile' in result ? (result.profile as { head?: unknown }).head : undefined;
+    const head =
+      typeof result === 'object' && result !== null && 'profile' in result
+        ? (result.profile as { head?: unknown }).head
+        : undefined;
     const walk = (node: unknown): void => {
       if (!isNode(node)) return;
       const f = node.callFrame;

@@ -2,7 +2,16 @@ import { createServer, type Server } from 'node:http';
 import { pipeline } from 'node:stream';
 import { Pool } from 'undici';
 
-const HOP = new Set(['connection', 'keep-alive', 'transfer-encoding', 'proxy-connection', 'upgrade', 'te', 'trailer', 'host']);
+const HOP = new Set([
+  'connection',
+  'keep-alive',
+  'transfer-encoding',
+  'proxy-connection',
+  'upgrade',
+  'te',
+  'trailer',
+  'host',
+]);
 
 function forwardable(headers: Record<string, string | string[] | undefined>): Record<string, string | string[]> {
   const out: Record<string, string | string[]> = {};
@@ -17,16 +26,23 @@ function forwardable(headers: Record<string, string | string[] | undefined>): Re
 export function createBareProxy(origin: string): { server: Server; close(): Promise<void> } {
   const pool = new Pool(origin, { connections: 1024, pipelining: 1, keepAliveTimeout: 60_000 });
   const server = createServer((req, res) => {
-    pool.request({ path: req.url ?? '/', method: req.method === 'GET' ? 'GET' : 'POST', headers: forwardable(req.headers), body: req }).then(
-      (up) => {
-        res.writeHead(up.statusCode, forwardable(up.headers));
-        pipeline(up.body, res, () => undefined);
-      },
-      () => {
-        if (!res.headersSent) res.writeHead(502, { 'content-type': 'application/json' });
-        res.end('{"error":{"message":"bad gateway"}}');
-      },
-    );
+    pool
+      .request({
+        path: req.url ?? '/',
+        method: req.method === 'GET' ? 'GET' : 'POST',
+        headers: forwardable(req.headers),
+        body: req,
+      })
+      .then(
+        (up) => {
+          res.writeHead(up.statusCode, forwardable(up.headers));
+          pipeline(up.body, res, () => undefined);
+        },
+        () => {
+          if (!res.headersSent) res.writeHead(502, { 'content-type': 'application/json' });
+          res.end('{"error":{"message":"bad gateway"}}');
+        },
+      );
   });
   server.keepAliveTimeout = 120_000;
   server.headersTimeout = 130_000;

@@ -26,7 +26,9 @@ export interface SpawnOptions {
 }
 
 function command(cores: string | null, args: string[]): { file: string; argv: string[] } {
-  return cores === null ? { file: process.execPath, argv: args } : { file: 'taskset', argv: ['-c', cores, process.execPath, ...args] };
+  return cores === null
+    ? { file: process.execPath, argv: args }
+    : { file: 'taskset', argv: ['-c', cores, process.execPath, ...args] };
 }
 
 function ipcPort(child: ChildProcess, timeoutMs: number, name: string): Promise<number> {
@@ -91,7 +93,10 @@ export async function spawnChild(options: SpawnOptions): Promise<BenchChild> {
   };
   try {
     const timeout = options.readyTimeoutMs ?? 30_000;
-    const port = options.port === undefined ? await ipcPort(child, timeout, options.name) : await pollPort(child, options.port, timeout, options.name);
+    const port =
+      options.port === undefined
+        ? await ipcPort(child, timeout, options.name)
+        : await pollPort(child, options.port, timeout, options.name);
     child.channel?.unref();
     return { name: options.name, pid, port, stop };
   } catch (error) {

@@ -60,7 +60,12 @@ function threadTicks(): Map<string, { name: string; ticks: number }> {
 }
 
 const dir = mkdtempSync(join(tmpdir(), 'switchyard-inproc-'));
-const upstream = await spawnChild({ name: 'upstream', args: [join(here, 'servers', 'upstream.js')], cores: null, logFile: join(dir, 'upstream.log') });
+const upstream = await spawnChild({
+  name: 'upstream',
+  args: [join(here, 'servers', 'upstream.js')],
+  cores: null,
+  logFile: join(dir, 'upstream.log'),
+});
 const origin = `http://127.0.0.1:${upstream.port}`;
 writeFileSync(join(dir, 'catalog.json'), JSON.stringify(catalog(origin)));
 const managementToken = generateToken();
@@ -83,10 +88,19 @@ const barePort = ((): number => {
 })();
 
 try {
-  const apiKey = values.policy === 'none' ? await plainKey(`${server.url}/api/v1`, managementToken) : await configurePolicy(`${server.url}/api/v1`, managementToken);
+  const apiKey =
+    values.policy === 'none'
+      ? await plainKey(`${server.url}/api/v1`, managementToken)
+      : await configurePolicy(`${server.url}/api/v1`, managementToken);
   const useBare = values.bare === true;
-  const headers = { authorization: `Bearer ${useBare ? 'sk-bench-upstream-key-0000000001' : apiKey}`, 'content-type': 'application/json' };
-  const client = new Pool(useBare ? `http://127.0.0.1:${barePort}` : server.url, { connections: concurrency, pipelining: 1 });
+  const headers = {
+    authorization: `Bearer ${useBare ? 'sk-bench-upstream-key-0000000001' : apiKey}`,
+    'content-type': 'application/json',
+  };
+  const client = new Pool(useBare ? `http://127.0.0.1:${barePort}` : server.url, {
+    connections: concurrency,
+    pipelining: 1,
+  });
   const path = useBare ? '/v1/chat/completions' : '/api/v1/chat/completions';
   const one = async (payload: string): Promise<void> => {
     const res = await client.request({ method: 'POST', path, headers, body: payload });
@@ -125,16 +139,27 @@ try {
     if (process.env.BENCH_THREADS === '1') {
       const after = threadTicks();
       const byName = new Map<string, number>();
-      for (const [tid, t] of after) byName.set(tid === String(process.pid) ? "main" : t.name, (byName.get(t.name) ?? 0) + t.ticks - (threadsBefore.get(tid)?.ticks ?? 0));
+      for (const [tid, t] of after)
+        byName.set(
+          tid === String(process.pid) ? 'main' : t.name,
+          (byName.get(t.name) ?? 0) + t.ticks - (threadsBefore.get(tid)?.ticks ?? 0),
+        );
       say(`threads (CPU ticks, all rounds): ${[...byName].map(([n, v]) => `${n}=${v}`).join(' ')}`);
     }
     if (process.env.BENCH_HEAP === '1') {
       if (typeof globalThis.gc === 'function') globalThis.gc();
       const mu = process.memoryUsage();
-      say(`rss ${(mu.rss / 1048576).toFixed(1)} heapTotal ${(mu.heapTotal / 1048576).toFixed(1)} heapUsed ${(mu.heapUsed / 1048576).toFixed(1)} external ${(mu.external / 1048576).toFixed(1)} arrayBuffers ${(mu.arrayBuffers / 1048576).toFixed(1)}`);
-      for (const sp of getHeapSpaceStatistics()) say(`  ${sp.space_name} size ${(sp.space_size / 1048576).toFixed(1)} used ${(sp.space_used_size / 1048576).toFixed(1)}`);
+      say(
+        `rss ${(mu.rss / 1048576).toFixed(1)} heapTotal ${(mu.heapTotal / 1048576).toFixed(1)} heapUsed ${(mu.heapUsed / 1048576).toFixed(1)} external ${(mu.external / 1048576).toFixed(1)} arrayBuffers ${(mu.arrayBuffers / 1048576).toFixed(1)}`,
+      );
+      for (const sp of getHeapSpaceStatistics())
+        say(
+          `  ${sp.space_name} size ${(sp.space_size / 1048576).toFixed(1)} used ${(sp.space_used_size / 1048576).toFixed(1)}`,
+        );
     }
-    say(`${useBare ? 'bare' : `switchyard (policy ${values.policy ?? 'full'})`} ${mode}: CPU per call min ${Math.min(...costs).toFixed(1)} µs, median ${median(costs).toFixed(1)} µs (${rounds} rounds × ${perRound} calls, concurrency ${concurrency})`);
+    say(
+      `${useBare ? 'bare' : `switchyard (policy ${values.policy ?? 'full'})`} ${mode}: CPU per call min ${Math.min(...costs).toFixed(1)} µs, median ${median(costs).toFixed(1)} µs (${rounds} rounds × ${perRound} calls, concurrency ${concurrency})`,
+    );
   }
   await client.close();
 } finally {

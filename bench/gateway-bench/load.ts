@@ -20,7 +20,13 @@ export interface CellResult {
   cpuUsPerRequest: number | null;
 }
 
-function fire(endpoint: Endpoint, body: string, connections: number, seconds: number, samples: Samples | null): Promise<autocannon.Result> {
+function fire(
+  endpoint: Endpoint,
+  body: string,
+  connections: number,
+  seconds: number,
+  samples: Samples | null,
+): Promise<autocannon.Result> {
   return new Promise((resolve, reject) => {
     const instance = autocannon(
       {
@@ -33,7 +39,10 @@ function fire(endpoint: Endpoint, body: string, connections: number, seconds: nu
         duration: seconds,
         timeout: 20,
       },
-      (error: unknown, result: autocannon.Result) => (error === null || error === undefined ? resolve(result) : reject(error instanceof Error ? error : new Error(String(error)))),
+      (error: unknown, result: autocannon.Result) =>
+        error === null || error === undefined
+          ? resolve(result)
+          : reject(error instanceof Error ? error : new Error(String(error))),
     );
     if (samples !== null) {
       instance.on('response', (_client, status, _bytes, ms) => {
@@ -44,7 +53,14 @@ function fire(endpoint: Endpoint, body: string, connections: number, seconds: nu
 }
 
 /** Warm-up (discarded), then the measured run with the process' CPU time read around it. */
-export async function runCell(options: { endpoint: Endpoint; body: string; connections: number; warmupS: number; seconds: number; pid: number | null }): Promise<CellResult> {
+export async function runCell(options: {
+  endpoint: Endpoint;
+  body: string;
+  connections: number;
+  warmupS: number;
+  seconds: number;
+  pid: number | null;
+}): Promise<CellResult> {
   if (options.warmupS > 0) await fire(options.endpoint, options.body, options.connections, options.warmupS, null);
   const samples = new Samples();
   const cpuUsPer = cpuClock(options.pid);

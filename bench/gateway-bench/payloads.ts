@@ -73,7 +73,11 @@ export function completionJson(): string {
         finish_reason: 'stop',
       },
     ],
-    usage: { ...USAGE, prompt_tokens_details: { cached_tokens: 0 }, completion_tokens_details: { reasoning_tokens: 0 } },
+    usage: {
+      ...USAGE,
+      prompt_tokens_details: { cached_tokens: 0 },
+      completion_tokens_details: { reasoning_tokens: 0 },
+    },
   });
 }
 

@@ -27,7 +27,9 @@ export function ensurePortkey(dir: string, log: (msg: string) => void): string {
   mkdirSync(dir, { recursive: true });
   writeFileSync(manifestPath, manifest);
   log(`installing @portkey-ai/gateway@${PORTKEY_VERSION} into ${dir} (npm registry)`);
-  execFileSync('npm', ['install', '--prefix', dir, '--no-audit', '--no-fund', '--ignore-scripts', '--omit=dev'], { stdio: ['ignore', 'ignore', 'inherit'] });
+  execFileSync('npm', ['install', '--prefix', dir, '--no-audit', '--no-fund', '--ignore-scripts', '--omit=dev'], {
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
   if (!existsSync(entry)) throw new Error(`Portkey install did not produce ${entry}`);
   return entry;
 }
@@ -45,7 +47,12 @@ export function freePort(): Promise<number> {
 }
 
 /** Starts Portkey headless (its documented entry, not npx) and gives it time to warm up. */
-export async function startPortkey(options: { dir: string; logDir: string; cores: string | null; warmupMs: number }): Promise<BenchChild> {
+export async function startPortkey(options: {
+  dir: string;
+  logDir: string;
+  cores: string | null;
+  warmupMs: number;
+}): Promise<BenchChild> {
   const entry = ensurePortkey(options.dir, (m) => process.stderr.write(`${m}\n`));
   const port = await freePort();
   const child = await spawnChild({

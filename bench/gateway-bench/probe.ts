@@ -55,7 +55,13 @@ function once(agent: Agent, endpoint: Endpoint, body: string): Promise<Timing> {
   });
 }
 
-export async function probe(options: { endpoint: Endpoint; jsonBody: string; streamBody: string; count: number; pid: number }): Promise<ProbeResult> {
+export async function probe(options: {
+  endpoint: Endpoint;
+  jsonBody: string;
+  streamBody: string;
+  count: number;
+  pid: number;
+}): Promise<ProbeResult> {
   const agent = new Agent({ keepAlive: true, maxSockets: 1 });
   try {
     const json = new Samples();

@@ -33,7 +33,8 @@ export interface RunReport {
 
 const f = (v: number, digits: number): string => (Number.isFinite(v) ? v.toFixed(digits) : '—');
 const int = (v: number): string => (Number.isFinite(v) ? Math.round(v).toLocaleString('en-US') : '—');
-const signed = (v: number, digits: number): string => (Number.isFinite(v) ? `${v >= 0 ? '+' : ''}${v.toFixed(digits)}` : '—');
+const signed = (v: number, digits: number): string =>
+  Number.isFinite(v) ? `${v >= 0 ? '+' : ''}${v.toFixed(digits)}` : '—';
 const cellName = (c: Cell): string => `${c.stream ? 'stream' : 'JSON'} c=${c.connections}`;
 const same = (a: Cell, b: Cell): boolean => a.stream === b.stream && a.connections === b.connections;
 
@@ -49,7 +50,10 @@ function ratio(runs: readonly CellRun[], cell: Cell, target: TargetName): number
 }
 
 function loadTable(r: RunReport): string[] {
-  const lines = ['| cell | target | RPS | × bare | p50 ms | p99 ms | CPU µs/req | errors |', '|---|---|---:|---:|---:|---:|---:|---:|'];
+  const lines = [
+    '| cell | target | RPS | × bare | p50 ms | p99 ms | CPU µs/req | errors |',
+    '|---|---|---:|---:|---:|---:|---:|---:|',
+  ];
   for (const cell of r.cells) {
     for (const target of r.targets) {
       const runs = r.cellRuns.filter((x) => x.target === target && same(x.cell, cell)).map((x) => x.result);
@@ -57,7 +61,13 @@ function loadTable(r: RunReport): string[] {
       const m = (pick: (c: CellResult) => number | null) => median(runs.map((c) => pick(c) ?? Number.NaN));
       const errors = runs.reduce((s, c) => s + c.errors + c.non2xx, 0);
       lines.push(
-        `| ${cellName(cell)} | ${target} | ${int(m((c) => c.rps))} | ${f(ratio(r.cellRuns, cell, target), 2)} | ${f(m((c) => c.p50Ms), 3)} | ${f(m((c) => c.p99Ms), 3)} | ${int(m((c) => c.cpuUsPerRequest))} | ${errors} |`,
+        `| ${cellName(cell)} | ${target} | ${int(m((c) => c.rps))} | ${f(ratio(r.cellRuns, cell, target), 2)} | ${f(
+          m((c) => c.p50Ms),
+          3,
+        )} | ${f(
+          m((c) => c.p99Ms),
+          3,
+        )} | ${int(m((c) => c.cpuUsPerRequest))} | ${errors} |`,
       );
     }
   }
@@ -79,7 +89,25 @@ function probeTable(r: RunReport): string[] {
     const m = (pick: (p: ProbeResult) => number) => probeMedian(r, target, pick);
     if (r.probeRuns.every((p) => p.target !== target)) continue;
     lines.push(
-      `| ${target} | ${f(m((p) => p.jsonP50Ms), 3)} | ${signed(m((p) => p.jsonP50Ms) - bareJson, 3)} | ${f(m((p) => p.jsonP99Ms), 3)} | ${f(m((p) => p.headersP50Ms), 3)} | ${f(m((p) => p.firstChunkP50Ms), 3)} | ${signed(m((p) => p.firstChunkP50Ms) - bareFirst, 3)} | ${f(m((p) => p.firstChunkP99Ms), 3)} | ${f(m((p) => p.streamP50Ms), 3)} | ${int(m((p) => p.cpuUsPerPair))} |`,
+      `| ${target} | ${f(
+        m((p) => p.jsonP50Ms),
+        3,
+      )} | ${signed(m((p) => p.jsonP50Ms) - bareJson, 3)} | ${f(
+        m((p) => p.jsonP99Ms),
+        3,
+      )} | ${f(
+        m((p) => p.headersP50Ms),
+        3,
+      )} | ${f(
+        m((p) => p.firstChunkP50Ms),
+        3,
+      )} | ${signed(m((p) => p.firstChunkP50Ms) - bareFirst, 3)} | ${f(
+        m((p) => p.firstChunkP99Ms),
+        3,
+      )} | ${f(
+        m((p) => p.streamP50Ms),
+        3,
+      )} | ${int(m((p) => p.cpuUsPerPair))} |`,
     );
   }
   return lines;
@@ -95,15 +123,22 @@ function goals(r: RunReport): string[] {
   }
   const added = probeMedian(r, 'switchyard', (p) => p.jsonP50Ms) - probeMedian(r, 'bare', (p) => p.jsonP50Ms);
   lines.push(`| added latency at c=1 (JSON p50) ≤ 0.3 ms | ${f(added, 3)} ms | ${added <= 0.3 ? 'yes' : 'no'} |`);
-  const first = probeMedian(r, 'switchyard', (p) => p.firstChunkP50Ms) - probeMedian(r, 'bare', (p) => p.firstChunkP50Ms);
-  lines.push(`| time to first streamed chunk (p50) ≤ bare + 0.5 ms | ${f(first, 3)} ms | ${first <= 0.5 ? 'yes' : 'no'} |`);
+  const first =
+    probeMedian(r, 'switchyard', (p) => p.firstChunkP50Ms) - probeMedian(r, 'bare', (p) => p.firstChunkP50Ms);
+  lines.push(
+    `| time to first streamed chunk (p50) ≤ bare + 0.5 ms | ${f(first, 3)} ms | ${first <= 0.5 ? 'yes' : 'no'} |`,
+  );
   const rss = r.peakRssMb.switchyard ?? Number.NaN;
   lines.push(`| peak RSS under load ≤ 150 MB | ${f(rss, 1)} MB | ${rss <= 150 ? 'yes' : 'no'} |`);
   return lines;
 }
 
 export function renderReport(r: RunReport): string {
-  const rss = ['| target | peak RSS MB |', '|---|---:|', ...r.targets.filter((t) => t !== 'direct').map((t) => `| ${t} | ${f(r.peakRssMb[t] ?? Number.NaN, 1)} |`)];
+  const rss = [
+    '| target | peak RSS MB |',
+    '|---|---:|',
+    ...r.targets.filter((t) => t !== 'direct').map((t) => `| ${t} | ${f(r.peakRssMb[t] ?? Number.NaN, 1)} |`),
+  ];
   const goalLines = goals(r);
   return [
     `# ${r.title}`,

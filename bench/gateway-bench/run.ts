@@ -54,20 +54,25 @@ const reps = num(values.reps, quick ? 1 : 3);
 const seconds = num(values.seconds, quick ? 2 : 10);
 const warmupS = num(values.warmup, quick ? 0.5 : 2);
 const probes = num(values.probes, quick ? 100 : 1000);
-const names = (values.targets ?? '').split(',').filter((t): t is TargetName => (ALL_TARGETS as readonly string[]).includes(t));
+const names = (values.targets ?? '')
+  .split(',')
+  .filter((t): t is TargetName => (ALL_TARGETS as readonly string[]).includes(t));
 const log = (msg: string) => process.stderr.write(`[bench] ${msg}\n`);
 
 function pinning(): Pinning {
   if (values['no-pin'] === true || CORES < 2) return { gateway: null, upstream: null };
   const last = String(CORES - 1);
   // The load generator (this process) shares the upstream's core; the gateway has core 0 alone.
-  return pinProcess(process.pid, `1-${last}`) ? { gateway: '0', upstream: `1-${last}` } : { gateway: null, upstream: null };
+  return pinProcess(process.pid, `1-${last}`)
+    ? { gateway: '0', upstream: `1-${last}` }
+    : { gateway: null, upstream: null };
 }
 
 function commit(): string {
   try {
     const sha = execFileSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: repoRoot, encoding: 'utf8' }).trim();
-    const dirty = execFileSync('git', ['status', '--porcelain', '--', 'src'], { cwd: repoRoot, encoding: 'utf8' }).trim() !== '';
+    const dirty =
+      execFileSync('git', ['status', '--porcelain', '--', 'src'], { cwd: repoRoot, encoding: 'utf8' }).trim() !== '';
     return dirty ? `${sha} (+ uncommitted changes in src/)` : sha;
   } catch {
     return 'unknown';
@@ -83,9 +88,18 @@ async function main(): Promise<void> {
     ...(profDir === undefined ? [] : ['--cpu-prof', `--cpu-prof-dir=${resolve(profDir)}`]),
   ];
   if (values.soak !== undefined || values.streams !== undefined) {
-    const fleet = await startFleet({ names: ['bare', 'switchyard'], pin, portkeyDir, switchyardLogLevel: values['log-level'] ?? 'info', switchyardNodeArgs });
+    const fleet = await startFleet({
+      names: ['bare', 'switchyard'],
+      pin,
+      portkeyDir,
+      switchyardLogLevel: values['log-level'] ?? 'info',
+      switchyardNodeArgs,
+    });
     try {
-      const md = values.soak !== undefined ? await runSoak(fleet, { minutes: Number(values.soak), log }) : await runStreams(fleet, { streams: Number(values.streams), log });
+      const md =
+        values.soak !== undefined
+          ? await runSoak(fleet, { minutes: Number(values.soak), log })
+          : await runStreams(fleet, { streams: Number(values.streams), log });
       process.stdout.write(md);
       log(`written ${writeResult(values.out ?? '.', values.soak !== undefined ? 'soak' : 'streams', md)}`);
     } finally {
@@ -93,7 +107,13 @@ async function main(): Promise<void> {
     }
     return;
   }
-  const fleet = await startFleet({ names, pin, portkeyDir, switchyardLogLevel: values['log-level'] ?? 'info', switchyardNodeArgs });
+  const fleet = await startFleet({
+    names,
+    pin,
+    portkeyDir,
+    switchyardLogLevel: values['log-level'] ?? 'info',
+    switchyardNodeArgs,
+  });
   const cellRuns: CellRun[] = [];
   const probeRuns: ProbeRun[] = [];
   const cells: Cell[] = (values.cells ?? '')
@@ -104,18 +124,37 @@ async function main(): Promise<void> {
   try {
     for (let rep = 0; rep < reps; rep++) {
       // Rotate the order per repetition so drift does not always favour the same target.
-      const order = fleet.targets.map((_, i) => fleet.targets[(i + rep) % fleet.targets.length]).filter((t) => t !== undefined);
+      const order = fleet.targets
+        .map((_, i) => fleet.targets[(i + rep) % fleet.targets.length])
+        .filter((t) => t !== undefined);
       for (const cell of cells) {
         for (const target of order) {
-          const result = await runCell({ endpoint: target.endpoint, body: requestBody(cell.stream), connections: cell.connections, warmupS, seconds, pid: target.pid });
+          const result = await runCell({
+            endpoint: target.endpoint,
+            body: requestBody(cell.stream),
+            connections: cell.connections,
+            warmupS,
+            seconds,
+            pid: target.pid,
+          });
           cellRuns.push({ rep, cell, target: target.name, result });
-          log(`rep ${rep + 1}/${reps} ${cell.stream ? 'stream' : 'json'} c=${cell.connections} ${target.name}: ${Math.round(result.rps)} rps, p50 ${result.p50Ms.toFixed(3)} ms, CPU ${Math.round(result.cpuUsPerRequest ?? Number.NaN)} µs/req`);
+          log(
+            `rep ${rep + 1}/${reps} ${cell.stream ? 'stream' : 'json'} c=${cell.connections} ${target.name}: ${Math.round(result.rps)} rps, p50 ${result.p50Ms.toFixed(3)} ms, CPU ${Math.round(result.cpuUsPerRequest ?? Number.NaN)} µs/req`,
+          );
         }
       }
       for (const target of probes > 0 ? order : []) {
-        const result = await probe({ endpoint: target.endpoint, jsonBody: requestBody(false), streamBody: requestBody(true), count: probes, pid: target.pid });
+        const result = await probe({
+          endpoint: target.endpoint,
+          jsonBody: requestBody(false),
+          streamBody: requestBody(true),
+          count: probes,
+          pid: target.pid,
+        });
         probeRuns.push({ rep, target: target.name, result });
-        log(`rep ${rep + 1}/${reps} probe ${target.name}: JSON p50 ${result.jsonP50Ms.toFixed(3)} ms, first chunk p50 ${result.firstChunkP50Ms.toFixed(3)} ms, CPU ${Math.round(result.cpuUsPerPair)} µs per JSON + stream pair`);
+        log(
+          `rep ${rep + 1}/${reps} probe ${target.name}: JSON p50 ${result.jsonP50Ms.toFixed(3)} ms, first chunk p50 ${result.firstChunkP50Ms.toFixed(3)} ms, CPU ${Math.round(result.cpuUsPerPair)} µs per JSON + stream pair`,
+        );
       }
     }
     for (const t of fleet.targets) {

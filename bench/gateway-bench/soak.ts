@@ -34,7 +34,10 @@ export async function runSoak(fleet: Fleet, options: { minutes: number; log: (m:
             { method: 'POST', headers, body: requestBody(true) },
           ],
         },
-        (error: unknown, r: autocannon.Result) => (error === null || error === undefined ? resolve(r) : reject(error instanceof Error ? error : new Error(String(error)))),
+        (error: unknown, r: autocannon.Result) =>
+          error === null || error === undefined
+            ? resolve(r)
+            : reject(error instanceof Error ? error : new Error(String(error))),
       );
       let minute = 0;
       instance.on('tick', () => {

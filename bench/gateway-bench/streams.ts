@@ -33,7 +33,14 @@ function oneStream(agent: Agent, endpoint: Endpoint, body: string, stats: Stream
     const start = performance.now();
     let last = -1;
     const req = request(
-      { agent, host: url.hostname, port: url.port, path: url.pathname, method: 'POST', headers: { ...endpoint.headers, 'content-type': 'application/json' } },
+      {
+        agent,
+        host: url.hostname,
+        port: url.port,
+        path: url.pathname,
+        method: 'POST',
+        headers: { ...endpoint.headers, 'content-type': 'application/json' },
+      },
       (res) => {
         res.on('data', () => {
           const now = performance.now();
@@ -70,7 +77,12 @@ function oneStream(agent: Agent, endpoint: Endpoint, body: string, stats: Stream
  * are spread over one stream's duration, so arrivals are steady (not waves of 512 at once);
  * only streams that start after the warm-up are recorded.
  */
-async function measure(endpoint: Endpoint, concurrency: number, warmupS: number, seconds: number): Promise<StreamStats> {
+async function measure(
+  endpoint: Endpoint,
+  concurrency: number,
+  warmupS: number,
+  seconds: number,
+): Promise<StreamStats> {
   const agent = new Agent({ keepAlive: true, maxSockets: concurrency });
   const stats: StreamStats = { streams: 0, failures: 0, firstChunk: new Samples(), gaps: new Samples(), stalls: 0 };
   const body = requestBody(true, { bench_chunk_interval_ms: INTERVAL_MS, bench_stream_events: CONTENT_EVENTS });
@@ -80,7 +92,8 @@ async function measure(endpoint: Endpoint, concurrency: number, warmupS: number,
   const streamMs = INTERVAL_MS * (CONTENT_EVENTS + 4);
   const client = async (i: number) => {
     await new Promise((r) => setTimeout(r, (i / concurrency) * streamMs));
-    while (performance.now() < until) await oneStream(agent, endpoint, body, performance.now() >= recordFrom ? stats : null);
+    while (performance.now() < until)
+      await oneStream(agent, endpoint, body, performance.now() >= recordFrom ? stats : null);
   };
   await Promise.all(Array.from({ length: concurrency }, (_, i) => client(i)));
   agent.destroy();
@@ -88,7 +101,10 @@ async function measure(endpoint: Endpoint, concurrency: number, warmupS: number,
 }
 
 /** N concurrent paced streams through the bare proxy and Switchyard: time to first chunk and gaps. */
-export async function runStreams(fleet: Fleet, options: { streams: number; log: (m: string) => void }): Promise<string> {
+export async function runStreams(
+  fleet: Fleet,
+  options: { streams: number; log: (m: string) => void },
+): Promise<string> {
   const lines = [
     `# ${options.streams} concurrent streams ${new Date().toISOString()}`,
     '',

@@ -5,7 +5,10 @@ import { spawnChild, type BenchChild } from './child.js';
 import { BENCH_MODEL, BENCH_PROVIDER, UPSTREAM_MODEL } from './payloads.js';
 
 /** Every builtin filter: PII redacted, prompt injection flagged. */
-const BUILTINS = ['email', 'phone', 'ssn', 'credit-card', 'ip-address', 'person-name', 'address'].map((slug) => ({ slug, action: 'redact' }));
+const BUILTINS = ['email', 'phone', 'ssn', 'credit-card', 'ip-address', 'person-name', 'address'].map((slug) => ({
+  slug,
+  action: 'redact',
+}));
 
 /** Ten custom patterns of the kind a platform team writes (secrets, internal markers). */
 const CUSTOM_PATTERNS = [
@@ -27,25 +30,53 @@ export const GUARDRAIL = {
   allowed_providers: [BENCH_PROVIDER],
   limit_usd: 1_000_000,
   reset_interval: 'monthly',
-  content_filter_builtins: [...BUILTINS, { slug: 'regex-prompt-injection', action: 'flag', scan_scope: 'all_messages' }],
-  content_filters: CUSTOM_PATTERNS.map((pattern, i) => ({ pattern, action: i % 5 === 4 ? 'block' : 'redact', label: `bench-${i}` })),
+  content_filter_builtins: [
+    ...BUILTINS,
+    { slug: 'regex-prompt-injection', action: 'flag', scan_scope: 'all_messages' },
+  ],
+  content_filters: CUSTOM_PATTERNS.map((pattern, i) => ({
+    pattern,
+    action: i % 5 === 4 ? 'block' : 'redact',
+    label: `bench-${i}`,
+  })),
 };
 
 export function catalog(upstreamOrigin: string): Record<string, unknown> {
   const timeouts = { connect_ms: 5000, first_byte_ms: 30_000, idle_ms: 30_000 };
   return {
-    providers: [{ id: BENCH_PROVIDER, name: 'Bench upstream', kind: 'openai', base_url: `${upstreamOrigin}/v1`, api_key: 'sk-bench-upstream-key-0000000001', timeouts }],
+    providers: [
+      {
+        id: BENCH_PROVIDER,
+        name: 'Bench upstream',
+        kind: 'openai',
+        base_url: `${upstreamOrigin}/v1`,
+        api_key: 'sk-bench-upstream-key-0000000001',
+        timeouts,
+      },
+    ],
     models: [
       {
         slug: BENCH_MODEL,
         context_length: 128_000,
-        endpoints: [{ provider: BENCH_PROVIDER, upstream_model: UPSTREAM_MODEL, pricing: { prompt: 0.0000005, completion: 0.0000015 } }],
+        endpoints: [
+          {
+            provider: BENCH_PROVIDER,
+            upstream_model: UPSTREAM_MODEL,
+            pricing: { prompt: 0.0000005, completion: 0.0000015 },
+          },
+        ],
       },
     ],
   };
 }
 
-async function manage(api: string, token: string, method: string, path: string, body: unknown): Promise<Record<string, unknown>> {
+async function manage(
+  api: string,
+  token: string,
+  method: string,
+  path: string,
+  body: unknown,
+): Promise<Record<string, unknown>> {
   const res = await fetch(`${api}${path}`, {
     method,
     headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
@@ -64,7 +95,11 @@ function field(record: unknown, name: string): string {
 
 /** Through the management API: an API key with a limit and the guardrail above assigned to it; returns the key. */
 export async function configurePolicy(api: string, managementToken: string): Promise<string> {
-  const created = await manage(api, managementToken, 'POST', '/keys', { name: 'bench', limit: 1_000_000, limit_reset: 'monthly' });
+  const created = await manage(api, managementToken, 'POST', '/keys', {
+    name: 'bench',
+    limit: 1_000_000,
+    limit_reset: 'monthly',
+  });
   const apiKey = field(created, 'key');
   const hash = field(created.data, 'hash');
   const guardrail = await manage(api, managementToken, 'POST', '/guardrails', GUARDRAIL);

@@ -53,25 +53,66 @@ export async function startFleet(options: FleetOptions): Promise<Fleet> {
     else rmSync(dir, { recursive: true, force: true });
   };
   try {
-    const upstream = await spawnChild({ name: 'upstream', args: [join(here, 'servers', 'upstream.js')], cores: options.pin.upstream, logFile: join(dir, 'upstream.log') });
+    const upstream = await spawnChild({
+      name: 'upstream',
+      args: [join(here, 'servers', 'upstream.js')],
+      cores: options.pin.upstream,
+      logFile: join(dir, 'upstream.log'),
+    });
     children.push(upstream);
     const origin = `http://127.0.0.1:${upstream.port}`;
     const targets: Target[] = [];
     for (const name of options.names) {
       if (name === 'direct') {
-        targets.push({ name, endpoint: { url: `${origin}/v1/chat/completions`, headers: UPSTREAM_AUTH }, pid: upstream.pid });
+        targets.push({
+          name,
+          endpoint: { url: `${origin}/v1/chat/completions`, headers: UPSTREAM_AUTH },
+          pid: upstream.pid,
+        });
       } else if (name === 'bare') {
-        const bare = await spawnChild({ name, args: [join(here, 'servers', 'bare-proxy.js'), origin], cores: options.pin.gateway, logFile: join(dir, 'bare.log') });
+        const bare = await spawnChild({
+          name,
+          args: [join(here, 'servers', 'bare-proxy.js'), origin],
+          cores: options.pin.gateway,
+          logFile: join(dir, 'bare.log'),
+        });
         children.push(bare);
-        targets.push({ name, endpoint: { url: `http://127.0.0.1:${bare.port}/v1/chat/completions`, headers: UPSTREAM_AUTH }, pid: bare.pid });
+        targets.push({
+          name,
+          endpoint: { url: `http://127.0.0.1:${bare.port}/v1/chat/completions`, headers: UPSTREAM_AUTH },
+          pid: bare.pid,
+        });
       } else if (name === 'switchyard') {
-        const sy = await startSwitchyard({ dir, upstreamOrigin: origin, cores: options.pin.gateway, script: join(here, 'servers', 'switchyard.js'), logLevel: options.switchyardLogLevel, nodeArgs: options.switchyardNodeArgs });
+        const sy = await startSwitchyard({
+          dir,
+          upstreamOrigin: origin,
+          cores: options.pin.gateway,
+          script: join(here, 'servers', 'switchyard.js'),
+          logLevel: options.switchyardLogLevel,
+          nodeArgs: options.switchyardNodeArgs,
+        });
         children.push(sy.child);
-        targets.push({ name, endpoint: { url: `http://127.0.0.1:${sy.child.port}/api/v1/chat/completions`, headers: { authorization: `Bearer ${sy.apiKey}` } }, pid: sy.child.pid });
+        targets.push({
+          name,
+          endpoint: {
+            url: `http://127.0.0.1:${sy.child.port}/api/v1/chat/completions`,
+            headers: { authorization: `Bearer ${sy.apiKey}` },
+          },
+          pid: sy.child.pid,
+        });
       } else {
-        const pk = await startPortkey({ dir: options.portkeyDir, logDir: dir, cores: options.pin.gateway, warmupMs: 3000 });
+        const pk = await startPortkey({
+          dir: options.portkeyDir,
+          logDir: dir,
+          cores: options.pin.gateway,
+          warmupMs: 3000,
+        });
         children.push(pk);
-        targets.push({ name, endpoint: { url: `http://127.0.0.1:${pk.port}/v1/chat/completions`, headers: portkeyHeaders(origin) }, pid: pk.pid });
+        targets.push({
+          name,
+          endpoint: { url: `http://127.0.0.1:${pk.port}/v1/chat/completions`, headers: portkeyHeaders(origin) },
+          pid: pk.pid,
+        });
       }
     }
     for (const t of targets) await checkTarget(t);
@@ -92,6 +133,7 @@ async function checkTarget(target: Target): Promise<void> {
     });
     const text = await res.text();
     const ok = res.status === 200 && text.includes('canaries') && (!stream || text.includes('[DONE]'));
-    if (!ok) throw new Error(`${target.name} ${stream ? 'stream' : 'JSON'} check failed: ${res.status} ${text.slice(0, 300)}`);
+    if (!ok)
+      throw new Error(`${target.name} ${stream ? 'stream' : 'JSON'} check failed: ${res.status} ${text.slice(0, 300)}`);
   }
 }

@@ -34,7 +34,12 @@ test('maxOutputTokens and stopList', () => {
 test('usage parsing and summing', () => {
   assert.deepEqual(parseOpenAiUsage({ prompt_tokens: 3, completion_tokens: 4 }), makeUsage(3, 4));
   assert.equal(parseOpenAiUsage('x'), null);
-  const u = parseOpenAiUsage({ prompt_tokens: 3, completion_tokens: 4, total_tokens: 7, prompt_tokens_details: { cached_tokens: 2 } });
+  const u = parseOpenAiUsage({
+    prompt_tokens: 3,
+    completion_tokens: 4,
+    total_tokens: 7,
+    prompt_tokens_details: { cached_tokens: 2 },
+  });
   assert.equal(u?.prompt_tokens_details?.cached_tokens, 2);
   assert.deepEqual(addUsage(makeUsage(1, 2), makeUsage(3, 4)), makeUsage(4, 6));
 });

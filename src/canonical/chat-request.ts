@@ -139,7 +139,12 @@ export function toCanonicalChatRequest(
   upstreamModel: string,
 ): CanonicalChatRequest {
   const { typed: out, extra } = splitRequestFields(body, TYPED);
-  return { ...(out as Omit<CanonicalChatRequest, 'model' | 'extra'>), messages: body.messages, model: upstreamModel, extra };
+  return {
+    ...(out as Omit<CanonicalChatRequest, 'model' | 'extra'>),
+    messages: body.messages,
+    model: upstreamModel,
+    extra,
+  };
 }
 
 /** The effective output-token cap (`max_completion_tokens` wins over the deprecated `max_tokens`). */

@@ -6,7 +6,13 @@
 import { DEFAULT_SUPPORTED_PARAMETERS, ZDR_VENDORS } from './constants.js';
 import type { CatalogConfig, ModelConfig, ProviderConfig } from './config-schema.js';
 import type {
-  Catalog, CatalogEndpoint, CatalogModel, CatalogProvider, ZdrGroup, ZdrVendor, ZdrVendorConfig,
+  Catalog,
+  CatalogEndpoint,
+  CatalogModel,
+  CatalogProvider,
+  ZdrGroup,
+  ZdrVendor,
+  ZdrVendorConfig,
 } from './types.js';
 
 export type Env = Readonly<Record<string, string | undefined>>;
@@ -78,17 +84,20 @@ function buildModel(
 ): CatalogModel {
   const author = config.slug.slice(0, config.slug.indexOf('/'));
   const supportedParameters = Object.freeze([...(config.supportedParameters ?? DEFAULT_SUPPORTED_PARAMETERS)]);
-  const endpoints: CatalogEndpoint[] = config.endpoints.map((e) => Object.freeze({
-    key: `${e.provider}:${e.upstreamModel}`,
-    providerId: e.provider,
-    upstreamModel: e.upstreamModel,
-    pricing: Object.freeze({ ...e.pricing }),
-    contextLength: e.contextLength ?? config.contextLength,
-    maxCompletionTokens: e.maxCompletionTokens,
-    supportedParameters: e.supportedParameters === null ? supportedParameters : Object.freeze([...e.supportedParameters]),
-    quantization: e.quantization ?? 'unknown',
-    isModerated: e.isModerated,
-  }));
+  const endpoints: CatalogEndpoint[] = config.endpoints.map((e) =>
+    Object.freeze({
+      key: `${e.provider}:${e.upstreamModel}`,
+      providerId: e.provider,
+      upstreamModel: e.upstreamModel,
+      pricing: Object.freeze({ ...e.pricing }),
+      contextLength: e.contextLength ?? config.contextLength,
+      maxCompletionTokens: e.maxCompletionTokens,
+      supportedParameters:
+        e.supportedParameters === null ? supportedParameters : Object.freeze([...e.supportedParameters]),
+      quantization: e.quantization ?? 'unknown',
+      isModerated: e.isModerated,
+    }),
+  );
   return Object.freeze({
     slug: config.slug,
     canonicalSlug: config.canonicalSlug ?? config.slug,
@@ -131,7 +140,9 @@ export function buildCatalog(config: CatalogConfig, options: BuildOptions): Cata
       folded.set(key.toLowerCase(), m);
     }
   }
-  const vendorNames = Object.freeze(Object.fromEntries(ZDR_VENDORS.map((v) => [v, vendors[v].name])) as Record<ZdrVendor, string>);
+  const vendorNames = Object.freeze(
+    Object.fromEntries(ZDR_VENDORS.map((v) => [v, vendors[v].name])) as Record<ZdrVendor, string>,
+  );
   const byVendorName = new Map(ZDR_VENDORS.map((v) => [vendors[v].name, v]));
   const findModel = (slug: string): CatalogModel | undefined => exact.get(slug) ?? folded.get(slug.toLowerCase());
   const catalog: Catalog = {

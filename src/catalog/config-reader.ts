@@ -56,7 +56,11 @@ export class ObjectReader {
   ) {
     for (const key of Object.keys(value)) {
       if (!allowedKeys.includes(key)) {
-        issues.push({ path: [...path, key], atKey: true, message: `unknown key "${key}" (allowed: ${allowedKeys.join(', ')})` });
+        issues.push({
+          path: [...path, key],
+          atKey: true,
+          message: `unknown key "${key}" (allowed: ${allowedKeys.join(', ')})`,
+        });
       }
     }
   }
@@ -109,7 +113,10 @@ export class ObjectReader {
     if (options.integer && !Number.isInteger(value)) return this.fail(key, `must be an integer, got ${value}`);
     if (options.positive && value <= 0) return this.fail(key, `must be greater than 0, got ${value}`);
     if (options.min !== undefined && value < options.min) {
-      return this.fail(key, options.min === 0 ? `must not be negative, got ${value}` : `must be ≥ ${options.min}, got ${value}`);
+      return this.fail(
+        key,
+        options.min === 0 ? `must not be negative, got ${value}` : `must be ≥ ${options.min}, got ${value}`,
+      );
     }
     return value;
   }

@@ -4,12 +4,24 @@
  * only the first), each naming its path. Environment variables are not consulted here.
  */
 import {
-  DEFAULT_ZDR_VENDORS, INPUT_MODALITIES, KNOWN_PARAMETERS, MAX_PLAUSIBLE_TOKEN_PRICE,
-  MODEL_SLUG_PATTERN, OUTPUT_MODALITIES, QUANTIZATIONS, SLUG_PATTERN, ZDR_VENDORS,
+  DEFAULT_ZDR_VENDORS,
+  INPUT_MODALITIES,
+  KNOWN_PARAMETERS,
+  MAX_PLAUSIBLE_TOKEN_PRICE,
+  MODEL_SLUG_PATTERN,
+  OUTPUT_MODALITIES,
+  QUANTIZATIONS,
+  SLUG_PATTERN,
+  ZDR_VENDORS,
 } from './constants.js';
 import { type ConfigIssue, type ConfigPath, type ObjectReader, readObject } from './config-reader.js';
 import type {
-  DataCollection, EndpointPricing, ProviderKind, Quantization, ZdrVendor, ZdrVendorConfig,
+  DataCollection,
+  EndpointPricing,
+  ProviderKind,
+  Quantization,
+  ZdrVendor,
+  ZdrVendorConfig,
 } from './types.js';
 
 export interface ProviderConfig {
@@ -70,19 +82,50 @@ export interface CatalogConfig {
 
 const TOP_KEYS = ['providers', 'zdr_vendors', 'models'];
 const PROVIDER_KEYS = [
-  'id', 'name', 'kind', 'base_url', 'base_url_env', 'api_key', 'api_key_env', 'headers', 'zdr',
-  'data_collection', 'timeouts', 'enabled', 'privacy_policy_url', 'terms_of_service_url',
-  'status_page_url', 'headquarters', 'datacenters',
+  'id',
+  'name',
+  'kind',
+  'base_url',
+  'base_url_env',
+  'api_key',
+  'api_key_env',
+  'headers',
+  'zdr',
+  'data_collection',
+  'timeouts',
+  'enabled',
+  'privacy_policy_url',
+  'terms_of_service_url',
+  'status_page_url',
+  'headquarters',
+  'datacenters',
 ];
 const TIMEOUT_KEYS = ['connect_ms', 'first_byte_ms', 'idle_ms'];
 const MODEL_KEYS = [
-  'slug', 'canonical_slug', 'name', 'description', 'created', 'context_length', 'input_modalities',
-  'output_modalities', 'tokenizer', 'instruct_type', 'hugging_face_id', 'supported_parameters',
-  'distillable', 'endpoints',
+  'slug',
+  'canonical_slug',
+  'name',
+  'description',
+  'created',
+  'context_length',
+  'input_modalities',
+  'output_modalities',
+  'tokenizer',
+  'instruct_type',
+  'hugging_face_id',
+  'supported_parameters',
+  'distillable',
+  'endpoints',
 ];
 const ENDPOINT_KEYS = [
-  'provider', 'upstream_model', 'pricing', 'context_length', 'max_completion_tokens',
-  'supported_parameters', 'quantization', 'is_moderated',
+  'provider',
+  'upstream_model',
+  'pricing',
+  'context_length',
+  'max_completion_tokens',
+  'supported_parameters',
+  'quantization',
+  'is_moderated',
 ];
 /** Config key → EndpointPricing field, and whether the price is per token. */
 const PRICING_KEYS: Record<string, { field: keyof EndpointPricing; perToken: boolean }> = {
@@ -123,13 +166,18 @@ function readProviders(root: ObjectReader): ProviderConfig[] {
     const p = readObject(item.value, item.path, root.issues, PROVIDER_KEYS);
     if (!p) continue;
     const id = p.string('id', { required: true, pattern: SLUG_PATTERN, patternHint: 'a lowercase slug' });
-    const kind = p.string('kind', { required: true, oneOf: ['openai', 'anthropic', 'demo'] }) as ProviderKind | undefined;
+    const kind = p.string('kind', { required: true, oneOf: ['openai', 'anthropic', 'demo'] }) as
+      ProviderKind | undefined;
     const baseUrl = p.string('base_url', { pattern: HTTP_URL, patternHint: 'an http(s) URL' }) ?? null;
-    const baseUrlEnv = p.string('base_url_env', { pattern: ENV_NAME, patternHint: 'an environment variable name' }) ?? null;
+    const baseUrlEnv =
+      p.string('base_url_env', { pattern: ENV_NAME, patternHint: 'an environment variable name' }) ?? null;
     const apiKey = p.string('api_key') ?? null;
-    const apiKeyEnv = p.string('api_key_env', { pattern: ENV_NAME, patternHint: 'an environment variable name' }) ?? null;
-    if (p.present('base_url') && p.present('base_url_env')) p.fail('base_url_env', 'give either base_url or base_url_env, not both');
-    if (p.present('api_key') && p.present('api_key_env')) p.fail('api_key_env', 'give either api_key or api_key_env, not both');
+    const apiKeyEnv =
+      p.string('api_key_env', { pattern: ENV_NAME, patternHint: 'an environment variable name' }) ?? null;
+    if (p.present('base_url') && p.present('base_url_env'))
+      p.fail('base_url_env', 'give either base_url or base_url_env, not both');
+    if (p.present('api_key') && p.present('api_key_env'))
+      p.fail('api_key_env', 'give either api_key or api_key_env, not both');
     if (kind !== undefined && kind !== 'demo' && !p.present('base_url') && !p.present('base_url_env')) {
       p.issues.push({ path: p.path, message: `provider of kind "${kind}" needs base_url or base_url_env` });
     }
@@ -176,7 +224,12 @@ function readZdrVendors(root: ObjectReader): Record<ZdrVendor, ZdrVendorConfig> 
     const v = section.object(vendor, ['name', 'authors']);
     if (!v) continue;
     const name = v.string('name', { required: true, pattern: SLUG_PATTERN, patternHint: 'a lowercase slug' });
-    const authors = v.stringArray('authors', { required: true, nonEmpty: true, pattern: SLUG_PATTERN, patternHint: 'a lowercase author slug' });
+    const authors = v.stringArray('authors', {
+      required: true,
+      nonEmpty: true,
+      pattern: SLUG_PATTERN,
+      patternHint: 'a lowercase author slug',
+    });
     if (name === 'other') v.fail('name', '"other" is reserved for enforce_zdr_other');
     if (name !== undefined && authors !== undefined) result[vendor] = { name, authors };
   }
@@ -185,11 +238,19 @@ function readZdrVendors(root: ObjectReader): Record<ZdrVendor, ZdrVendorConfig> 
   for (const vendor of ZDR_VENDORS) {
     const entry = result[vendor];
     const clash = names.get(entry.name);
-    if (clash) section.issues.push({ path: [...section.path, vendor, 'name'], message: `vendor name "${entry.name}" is also used by ${clash}` });
+    if (clash)
+      section.issues.push({
+        path: [...section.path, vendor, 'name'],
+        message: `vendor name "${entry.name}" is also used by ${clash}`,
+      });
     names.set(entry.name, vendor);
     for (const author of entry.authors) {
       const other = authors.get(author);
-      if (other) section.issues.push({ path: [...section.path, vendor, 'authors'], message: `author "${author}" is also listed under ${other}` });
+      if (other)
+        section.issues.push({
+          path: [...section.path, vendor, 'authors'],
+          message: `author "${author}" is also listed under ${other}`,
+        });
       authors.set(author, vendor);
     }
   }
@@ -202,9 +263,19 @@ function readModels(root: ObjectReader, providerIds: ReadonlySet<string>): Model
   for (const item of root.array('models', true) ?? []) {
     const m = readObject(item.value, item.path, root.issues, MODEL_KEYS);
     if (!m) continue;
-    const slug = m.string('slug', { required: true, pattern: MODEL_SLUG_PATTERN, patternHint: 'a lowercase "author/name" slug' });
-    const canonical = m.string('canonical_slug', { pattern: MODEL_SLUG_PATTERN, patternHint: 'a lowercase "author/name" slug' });
-    for (const [key, value] of [['slug', slug], ['canonical_slug', canonical]] as const) {
+    const slug = m.string('slug', {
+      required: true,
+      pattern: MODEL_SLUG_PATTERN,
+      patternHint: 'a lowercase "author/name" slug',
+    });
+    const canonical = m.string('canonical_slug', {
+      pattern: MODEL_SLUG_PATTERN,
+      patternHint: 'a lowercase "author/name" slug',
+    });
+    for (const [key, value] of [
+      ['slug', slug],
+      ['canonical_slug', canonical],
+    ] as const) {
       if (value === undefined || (key === 'canonical_slug' && value === slug)) continue;
       const previous = seen.get(value);
       if (previous !== undefined) m.fail(key, `"${value}" is already used as the ${previous}`);
@@ -282,7 +353,10 @@ function readPricing(e: ObjectReader): EndpointPricing | undefined {
     const value = p.number(key, { required: key === 'prompt' || key === 'completion', min: 0 });
     if (value === undefined) continue;
     if (perToken && value > MAX_PLAUSIBLE_TOKEN_PRICE) {
-      p.fail(key, `${value} USD per token is implausible; prices are USD per TOKEN (e.g. $2.50 per million = 0.0000025)`);
+      p.fail(
+        key,
+        `${value} USD per token is implausible; prices are USD per TOKEN (e.g. $2.50 per million = 0.0000025)`,
+      );
       continue;
     }
     pricing[field] = value;

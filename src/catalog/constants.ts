@@ -2,31 +2,87 @@ import type { Quantization, ZdrVendor, ZdrVendorConfig } from './types.js';
 
 /** Every parameter name of the reference's Model.supported_parameters enum (§7.3). */
 export const KNOWN_PARAMETERS: readonly string[] = Object.freeze([
-  'temperature', 'top_p', 'top_k', 'min_p', 'top_a', 'frequency_penalty', 'presence_penalty',
-  'repetition_penalty', 'max_tokens', 'max_completion_tokens', 'logit_bias', 'logprobs',
-  'top_logprobs', 'prediction', 'seed', 'response_format', 'structured_outputs', 'stop', 'tools',
-  'tool_choice', 'parallel_tool_calls', 'include_reasoning', 'reasoning', 'reasoning_effort',
-  'web_search_options', 'verbosity',
+  'temperature',
+  'top_p',
+  'top_k',
+  'min_p',
+  'top_a',
+  'frequency_penalty',
+  'presence_penalty',
+  'repetition_penalty',
+  'max_tokens',
+  'max_completion_tokens',
+  'logit_bias',
+  'logprobs',
+  'top_logprobs',
+  'prediction',
+  'seed',
+  'response_format',
+  'structured_outputs',
+  'stop',
+  'tools',
+  'tool_choice',
+  'parallel_tool_calls',
+  'include_reasoning',
+  'reasoning',
+  'reasoning_effort',
+  'web_search_options',
+  'verbosity',
 ]);
 
 /** Default `supported_parameters` of a model: what an OpenAI-style chat endpoint commonly takes. */
 export const DEFAULT_SUPPORTED_PARAMETERS: readonly string[] = Object.freeze([
-  'temperature', 'top_p', 'frequency_penalty', 'presence_penalty', 'max_tokens',
-  'max_completion_tokens', 'logit_bias', 'logprobs', 'top_logprobs', 'seed', 'response_format',
-  'structured_outputs', 'stop', 'tools', 'tool_choice', 'parallel_tool_calls',
+  'temperature',
+  'top_p',
+  'frequency_penalty',
+  'presence_penalty',
+  'max_tokens',
+  'max_completion_tokens',
+  'logit_bias',
+  'logprobs',
+  'top_logprobs',
+  'seed',
+  'response_format',
+  'structured_outputs',
+  'stop',
+  'tools',
+  'tool_choice',
+  'parallel_tool_calls',
 ]);
 
 export const QUANTIZATIONS: readonly Quantization[] = Object.freeze([
-  'int4', 'int8', 'fp4', 'mxfp4', 'nvfp4', 'fp6', 'fp8', 'mxfp8', 'fp16', 'bf16', 'fp32', 'unknown',
+  'int4',
+  'int8',
+  'fp4',
+  'mxfp4',
+  'nvfp4',
+  'fp6',
+  'fp8',
+  'mxfp8',
+  'fp16',
+  'bf16',
+  'fp32',
+  'unknown',
 ] as const);
 
 export const INPUT_MODALITIES: readonly string[] = Object.freeze(['text', 'image', 'file', 'audio', 'video']);
 export const OUTPUT_MODALITIES: readonly string[] = Object.freeze([
-  'text', 'image', 'embeddings', 'audio', 'video', 'rerank', 'decisions', 'speech', 'transcription',
+  'text',
+  'image',
+  'embeddings',
+  'audio',
+  'video',
+  'rerank',
+  'decisions',
+  'speech',
+  'transcription',
 ]);
 
 export const ZDR_VENDORS: readonly ZdrVendor[] = Object.freeze([
-  'vendor_a', 'vendor_b', 'vendor_c', 'vendor_d',
+  'vendor_a',
+  'vendor_b',
+  'vendor_c',
+  'vendor_d',
 ] as const);
 
 /** decisions.md (Guardrails): the default vendor mapping. */

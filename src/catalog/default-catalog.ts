@@ -27,13 +27,18 @@ export const DEFAULT_CATALOG_CONFIG = Object.freeze({
     {
       slug: 'demo/echo',
       name: 'Demo: Echo',
-      description: 'Offline demo model served inside the gateway: replies with the last user message. '
-        + 'Nominal prices so that spend limits and accounting can be exercised.',
+      description:
+        'Offline demo model served inside the gateway: replies with the last user message. ' +
+        'Nominal prices so that spend limits and accounting can be exercised.',
       created: DEMO_CREATED,
       context_length: 32768,
       endpoints: [
-        { provider: 'demo', upstream_model: 'echo', max_completion_tokens: 4096,
-          pricing: { prompt: 0.000001, completion: 0.000002 } },
+        {
+          provider: 'demo',
+          upstream_model: 'echo',
+          max_completion_tokens: 4096,
+          pricing: { prompt: 0.000001, completion: 0.000002 },
+        },
       ],
     },
     {
@@ -43,8 +48,12 @@ export const DEFAULT_CATALOG_CONFIG = Object.freeze({
       created: DEMO_CREATED,
       context_length: 8192,
       endpoints: [
-        { provider: 'demo', upstream_model: 'fast', max_completion_tokens: 2048,
-          pricing: { prompt: 0.0000001, completion: 0.0000002 } },
+        {
+          provider: 'demo',
+          upstream_model: 'fast',
+          max_completion_tokens: 2048,
+          pricing: { prompt: 0.0000001, completion: 0.0000002 },
+        },
       ],
     },
   ],

@@ -61,7 +61,11 @@ function issuesOf(text: string, env: Record<string, string> = {}): string[] {
 }
 
 describe('parseCatalogText: a good file', () => {
-  const catalog = parseCatalogText(GOOD_YAML, { fileName: 'config.yaml', env: { OPENAI_API_KEY: 'sk-test' }, defaultCreated: 42 });
+  const catalog = parseCatalogText(GOOD_YAML, {
+    fileName: 'config.yaml',
+    env: { OPENAI_API_KEY: 'sk-test' },
+    defaultCreated: 42,
+  });
 
   it('builds providers with defaults and resolved keys', () => {
     const openai = catalog.findProvider('OpenAI');
@@ -84,7 +88,10 @@ describe('parseCatalogText: a good file', () => {
     assert.ok(model);
     assert.equal(model.author, 'openai');
     assert.equal(model.created, 42);
-    assert.deepEqual(model.endpoints.map((e) => e.key), ['openai:gpt-4o-2024-08-06', 'local:gpt-4o-local']);
+    assert.deepEqual(
+      model.endpoints.map((e) => e.key),
+      ['openai:gpt-4o-2024-08-06', 'local:gpt-4o-local'],
+    );
     assert.deepEqual(model.endpoints[1]?.supportedParameters, ['temperature']);
     assert.deepEqual(model.endpoints[0]?.supportedParameters, ['temperature', 'tools']);
     assert.equal(model.endpoints[0]?.quantization, 'unknown');
@@ -99,7 +106,12 @@ describe('parseCatalogText: a good file', () => {
     assert.equal(catalog.zdrGroupOf('meta-llama/llama-x'), 'other');
     assert.equal(catalog.zdrGroupOf('google/not-in-catalog'), 'vendor_b');
     assert.equal(catalog.zdrGroupOf('x-ai/grok'), 'vendor_d');
-    assert.deepEqual(catalog.vendorNames, { vendor_a: 'anthropic', vendor_b: 'google', vendor_c: 'openai', vendor_d: 'xai' });
+    assert.deepEqual(catalog.vendorNames, {
+      vendor_a: 'anthropic',
+      vendor_b: 'google',
+      vendor_c: 'openai',
+      vendor_d: 'xai',
+    });
     assert.equal(catalog.vendorForName('XAI'), 'vendor_d');
     assert.equal(catalog.vendorForName('other'), undefined);
   });
@@ -138,7 +150,11 @@ models:
     context_length: 10
     endpoints: [{ provider: b, upstream_model: m, pricing: { prompt: 0, completion: 0 } }]
 `;
-    const catalog = parseCatalogText(text, { fileName: 'c.yaml', env: { A_KEY: '  ', B_URL: 'http://127.0.0.1:1/v1', D_URL: 'not a url' }, defaultCreated: 1 });
+    const catalog = parseCatalogText(text, {
+      fileName: 'c.yaml',
+      env: { A_KEY: '  ', B_URL: 'http://127.0.0.1:1/v1', D_URL: 'not a url' },
+      defaultCreated: 1,
+    });
     assert.equal(catalog.findProvider('a')?.available, false);
     assert.equal(catalog.findProvider('b')?.available, true);
     assert.equal(catalog.findProvider('b')?.baseUrl, 'http://127.0.0.1:1/v1');
@@ -149,10 +165,19 @@ models:
   });
 
   it('needs no key for kind demo', () => {
-    const catalog = catalogFromObject({
-      providers: [{ id: 'demo', kind: 'demo', api_key_env: 'NEVER_SET' }],
-      models: [{ slug: 'demo/a', context_length: 1, endpoints: [{ provider: 'demo', upstream_model: 'echo', pricing: { prompt: 0, completion: 0 } }] }],
-    }, { env: {} });
+    const catalog = catalogFromObject(
+      {
+        providers: [{ id: 'demo', kind: 'demo', api_key_env: 'NEVER_SET' }],
+        models: [
+          {
+            slug: 'demo/a',
+            context_length: 1,
+            endpoints: [{ provider: 'demo', upstream_model: 'echo', pricing: { prompt: 0, completion: 0 } }],
+          },
+        ],
+      },
+      { env: {} },
+    );
     assert.equal(catalog.findProvider('demo')?.available, true);
   });
 });
@@ -164,8 +189,7 @@ describe('parseCatalogText: errors name the line and the path', () => {
   });
 
   it('reports unknown keys at the key line, at every level', () => {
-    const text = GOOD_YAML
-      .replace('    zdr: false\n', '    zdrr: false\n')
+    const text = GOOD_YAML.replace('    zdr: false\n', '    zdrr: false\n')
       .replace('    name: GPT-4o\n', '    name: GPT-4o\n    contxt: 1\n')
       .replace('        max_completion_tokens: 16384\n', '        max_completion_tokens: 16384\n        pricingg: 1\n');
     const lines = issuesOf(text);
@@ -278,7 +302,10 @@ models:
     assert.deepEqual(issuesOf(`${base}  vendor_b: { name: gemini, authors: [anthropic] }\n`), [
       'config.yaml:4: zdr_vendors.vendor_b.authors: author "anthropic" is also listed under vendor_a',
     ]);
-    const catalog = parseCatalogText(`${base}  vendor_d: { name: mistral, authors: [mistralai, mistral] }\n`, { fileName: 'c', env: {} });
+    const catalog = parseCatalogText(`${base}  vendor_d: { name: mistral, authors: [mistralai, mistral] }\n`, {
+      fileName: 'c',
+      env: {},
+    });
     assert.equal(catalog.vendorNames.vendor_d, 'mistral');
     assert.equal(catalog.zdrGroupOf('mistralai/mistral-large'), 'vendor_d');
     assert.equal(catalog.zdrGroupOf('x-ai/grok'), 'other');
@@ -288,10 +315,20 @@ models:
 
 describe('parseCatalogText: JSON', () => {
   it('reads JSON (tab-indented too) and reports lines in it', () => {
-    const good = JSON.stringify({
-      providers: [{ id: 'demo', kind: 'demo', zdr: true }],
-      models: [{ slug: 'demo/a', context_length: 5, endpoints: [{ provider: 'demo', upstream_model: 'echo', pricing: { prompt: 0, completion: 0 } }] }],
-    }, null, '\t');
+    const good = JSON.stringify(
+      {
+        providers: [{ id: 'demo', kind: 'demo', zdr: true }],
+        models: [
+          {
+            slug: 'demo/a',
+            context_length: 5,
+            endpoints: [{ provider: 'demo', upstream_model: 'echo', pricing: { prompt: 0, completion: 0 } }],
+          },
+        ],
+      },
+      null,
+      '\t',
+    );
     const catalog = parseCatalogText(good, { fileName: 'config.json', env: {} });
     assert.equal(catalog.findModel('demo/a')?.contextLength, 5);
     const bad = good.replace('"upstream_model"', '"upstream"');
@@ -302,7 +339,12 @@ describe('parseCatalogText: JSON', () => {
       assert.ok(error instanceof CatalogConfigError);
       const lines = error.lines();
       const lineOfKey = bad.split('\n').findIndex((l) => l.includes('"upstream"')) + 1;
-      assert.ok(lines.includes(`config.json:${lineOfKey}: models[0].endpoints[0].upstream: unknown key "upstream" (allowed: provider, upstream_model, pricing, context_length, max_completion_tokens, supported_parameters, quantization, is_moderated)`), lines.join('\n'));
+      assert.ok(
+        lines.includes(
+          `config.json:${lineOfKey}: models[0].endpoints[0].upstream: unknown key "upstream" (allowed: provider, upstream_model, pricing, context_length, max_completion_tokens, supported_parameters, quantization, is_moderated)`,
+        ),
+        lines.join('\n'),
+      );
       assert.ok(lines.some((l) => l.includes('missing required key "upstream_model"')));
     }
   });
@@ -313,7 +355,10 @@ describe('loadCatalog', () => {
     for (const path of [undefined, '', '  ']) {
       const result = await loadCatalog({ path, env: {} });
       assert.equal(result.source, 'built-in');
-      assert.deepEqual(result.catalog.models.map((m) => m.slug), ['demo/echo', 'demo/fast']);
+      assert.deepEqual(
+        result.catalog.models.map((m) => m.slug),
+        ['demo/echo', 'demo/fast'],
+      );
       assert.deepEqual(result.warnings, []);
       assert.equal(result.catalog.findProvider('demo')?.zdr, true);
     }
@@ -331,10 +376,18 @@ describe('loadCatalog', () => {
       await writeFile(file, GOOD_YAML.replace('provider: local', 'provider: opnai'));
       await assert.rejects(loadCatalog({ path: file, env: {} }), (error: unknown) => {
         assert.ok(error instanceof CatalogConfigError);
-        assert.match(error.message, new RegExp(`${file.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}:28: models\\[0\\]\\.endpoints\\[1\\]\\.provider: unknown provider "opnai"`));
+        assert.match(
+          error.message,
+          new RegExp(
+            `${file.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}:28: models\\[0\\]\\.endpoints\\[1\\]\\.provider: unknown provider "opnai"`,
+          ),
+        );
         return true;
       });
-      await assert.rejects(loadCatalog({ path: join(dir, 'missing.yaml'), env: {} }), /cannot read the config file \(ENOENT\)/);
+      await assert.rejects(
+        loadCatalog({ path: join(dir, 'missing.yaml'), env: {} }),
+        /cannot read the config file \(ENOENT\)/,
+      );
     } finally {
       await rm(dir, { recursive: true, force: true });
     }
@@ -343,11 +396,21 @@ describe('loadCatalog', () => {
   it('loads the shipped examples', async () => {
     const root = fileURLToPath(new URL('../../../examples/', import.meta.url));
     const example = await loadCatalog({ path: join(root, 'config.example.yaml'), env: {} });
-    assert.deepEqual(example.catalog.providers.filter((p) => p.available).map((p) => p.id), ['demo']);
+    assert.deepEqual(
+      example.catalog.providers.filter((p) => p.available).map((p) => p.id),
+      ['demo'],
+    );
     assert.ok(example.warnings.some((w) => w.includes('OLLAMA_BASE_URL')));
     const withKeys = await loadCatalog({
       path: join(root, 'config.example.yaml'),
-      env: { OPENAI_API_KEY: 'k', ANTHROPIC_API_KEY: 'k', OPENROUTER_API_KEY: 'k', GROQ_API_KEY: 'k', TOGETHER_API_KEY: 'k', OLLAMA_BASE_URL: 'http://127.0.0.1:11434/v1' },
+      env: {
+        OPENAI_API_KEY: 'k',
+        ANTHROPIC_API_KEY: 'k',
+        OPENROUTER_API_KEY: 'k',
+        GROQ_API_KEY: 'k',
+        TOGETHER_API_KEY: 'k',
+        OLLAMA_BASE_URL: 'http://127.0.0.1:11434/v1',
+      },
     });
     assert.ok(withKeys.catalog.providers.every((p) => p.available));
     assert.deepEqual(withKeys.warnings, []);

@@ -59,35 +59,44 @@ export function parseCatalogText(text: string, options: ParseOptions): Catalog {
   const counter = new LineCounter();
   const doc = parseDocument(text, { lineCounter: counter, uniqueKeys: true });
   if (doc.errors.length > 0) {
-    throw new CatalogConfigError(doc.errors.map((error) => ({
-      file: options.fileName,
-      line: error.linePos?.[0].line ?? null,
-      path: '(root)',
-      message: (error.message.split('\n')[0] ?? error.message).replace(/ at line \d+, column \d+:?$/, ''),
-    })));
+    throw new CatalogConfigError(
+      doc.errors.map((error) => ({
+        file: options.fileName,
+        line: error.linePos?.[0].line ?? null,
+        path: '(root)',
+        message: (error.message.split('\n')[0] ?? error.message).replace(/ at line \d+, column \d+:?$/, ''),
+      })),
+    );
   }
   const { config, issues } = validateCatalogConfig(doc.toJS({ maxAliasCount: 100 }));
   if (config === null) {
-    throw new CatalogConfigError(issues.map((issue: ConfigIssue) => ({
-      file: options.fileName,
-      line: lineOf(doc, counter, issue.path, issue.atKey === true) ?? null,
-      path: formatPath(issue.path),
-      message: issue.message,
-    })));
+    throw new CatalogConfigError(
+      issues.map((issue: ConfigIssue) => ({
+        file: options.fileName,
+        line: lineOf(doc, counter, issue.path, issue.atKey === true) ?? null,
+        path: formatPath(issue.path),
+        message: issue.message,
+      })),
+    );
   }
   return buildCatalog(config, { env: options.env, defaultCreated: options.defaultCreated ?? nowSeconds() });
 }
 
 /** Builds a catalog from an already-parsed value (tests, programmatic use); issues carry no line. */
-export function catalogFromObject(value: unknown, options: { env: Env; defaultCreated?: number; name?: string }): Catalog {
+export function catalogFromObject(
+  value: unknown,
+  options: { env: Env; defaultCreated?: number; name?: string },
+): Catalog {
   const { config, issues } = validateCatalogConfig(value);
   if (config === null) {
-    throw new CatalogConfigError(issues.map((issue) => ({
-      file: options.name ?? '(object)',
-      line: null,
-      path: formatPath(issue.path),
-      message: issue.message,
-    })));
+    throw new CatalogConfigError(
+      issues.map((issue) => ({
+        file: options.name ?? '(object)',
+        line: null,
+        path: formatPath(issue.path),
+        message: issue.message,
+      })),
+    );
   }
   return buildCatalog(config, { env: options.env, defaultCreated: options.defaultCreated ?? nowSeconds() });
 }
@@ -121,7 +130,9 @@ export async function loadCatalog(options: LoadCatalogOptions): Promise<CatalogL
     created = Math.floor((await stat(path)).mtimeMs / 1000);
   } catch (error) {
     const code = typeof error === 'object' && error !== null && 'code' in error ? String(error.code) : 'unknown error';
-    throw new CatalogConfigError([{ file: path, line: null, path: '(root)', message: `cannot read the config file (${code})` }]);
+    throw new CatalogConfigError([
+      { file: path, line: null, path: '(root)', message: `cannot read the config file (${code})` },
+    ]);
   }
   const catalog = parseCatalogText(text, { fileName: path, env: options.env, defaultCreated: created });
   return { catalog, warnings: catalog.warnings, source: path };

@@ -48,9 +48,13 @@ export interface WireOptions {
 }
 
 const OPTIONAL_PRICES: [keyof EndpointPricing, keyof WirePricing][] = [
-  ['request', 'request'], ['image', 'image'], ['audio', 'audio'],
-  ['inputCacheRead', 'input_cache_read'], ['inputCacheWrite', 'input_cache_write'],
-  ['internalReasoning', 'internal_reasoning'], ['webSearch', 'web_search'],
+  ['request', 'request'],
+  ['image', 'image'],
+  ['audio', 'audio'],
+  ['inputCacheRead', 'input_cache_read'],
+  ['inputCacheWrite', 'input_cache_write'],
+  ['internalReasoning', 'internal_reasoning'],
+  ['webSearch', 'web_search'],
 ];
 
 export function tokenPrice(endpoint: CatalogEndpoint): number {

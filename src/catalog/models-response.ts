@@ -20,9 +20,18 @@ export interface ModelsResponse {
 export type ModelsQuery = Readonly<Record<string, unknown>>;
 
 const SORTS = [
-  'most-popular', 'newest', 'top-weekly', 'pricing-low-to-high', 'pricing-high-to-low',
-  'context-high-to-low', 'throughput-high-to-low', 'latency-low-to-high', 'intelligence-high-to-low',
-  'coding-high-to-low', 'agentic-high-to-low', 'design-arena-elo-high-to-low',
+  'most-popular',
+  'newest',
+  'top-weekly',
+  'pricing-low-to-high',
+  'pricing-high-to-low',
+  'context-high-to-low',
+  'throughput-high-to-low',
+  'latency-low-to-high',
+  'intelligence-high-to-low',
+  'coding-high-to-low',
+  'agentic-high-to-low',
+  'design-arena-elo-high-to-low',
 ];
 const DEFAULT_LIMIT = 500;
 const MAX_LIMIT = 1000;
@@ -31,20 +40,26 @@ function param(query: ModelsQuery, name: string): string | undefined {
   const value = query[name];
   if (value === undefined || value === null || value === '') return undefined;
   if (typeof value === 'number') return String(value);
-  if (typeof value !== 'string') throw errors.invalidRequest(`Query parameter "${name}" must be given once`, { field: name });
+  if (typeof value !== 'string')
+    throw errors.invalidRequest(`Query parameter "${name}" must be given once`, { field: name });
   return value;
 }
 
 function csv(query: ModelsQuery, name: string): string[] | undefined {
   const value = param(query, name);
-  return value?.split(',').map((s) => s.trim().toLowerCase()).filter((s) => s !== '');
+  return value
+    ?.split(',')
+    .map((s) => s.trim().toLowerCase())
+    .filter((s) => s !== '');
 }
 
 function int(query: ModelsQuery, name: string, min: number, max = Number.MAX_SAFE_INTEGER): number | undefined {
   const value = param(query, name);
   if (value === undefined) return undefined;
   if (!/^\d+$/.test(value) || Number(value) < min || Number(value) > max) {
-    throw errors.invalidRequest(`Query parameter "${name}" must be an integer between ${min} and ${max}`, { field: name });
+    throw errors.invalidRequest(`Query parameter "${name}" must be an integer between ${min} and ${max}`, {
+      field: name,
+    });
   }
   return Number(value);
 }
@@ -53,14 +68,16 @@ function price(query: ModelsQuery, name: string): number | undefined {
   const value = param(query, name);
   if (value === undefined) return undefined;
   const n = Number(value);
-  if (!Number.isFinite(n) || n < 0) throw errors.invalidRequest(`Query parameter "${name}" must be a number ≥ 0`, { field: name });
+  if (!Number.isFinite(n) || n < 0)
+    throw errors.invalidRequest(`Query parameter "${name}" must be a number ≥ 0`, { field: name });
   return n / 1e6;
 }
 
 function bool(query: ModelsQuery, name: string): boolean | undefined {
   const value = param(query, name);
   if (value === undefined) return undefined;
-  if (value !== 'true' && value !== 'false') throw errors.invalidRequest(`Query parameter "${name}" must be true or false`, { field: name });
+  if (value !== 'true' && value !== 'false')
+    throw errors.invalidRequest(`Query parameter "${name}" must be true or false`, { field: name });
   return value === 'true';
 }
 
@@ -83,8 +100,10 @@ function filters(catalog: Catalog, query: ModelsQuery): Predicate[] {
   const context = int(query, 'context', 1);
   if (context !== undefined) out.push((m) => m.contextLength >= context);
   const bounds: [string, 'prompt' | 'completion', 'min' | 'max'][] = [
-    ['min_price', 'prompt', 'min'], ['max_price', 'prompt', 'max'],
-    ['min_output_price', 'completion', 'min'], ['max_output_price', 'completion', 'max'],
+    ['min_price', 'prompt', 'min'],
+    ['max_price', 'prompt', 'max'],
+    ['min_output_price', 'completion', 'min'],
+    ['max_output_price', 'completion', 'max'],
   ];
   for (const [name, field, kind] of bounds) {
     const bound = price(query, name);
@@ -129,7 +148,11 @@ export function toModelsResponse(catalog: Catalog, query: ModelsQuery = {}, opti
   const offsetParam = int(query, 'offset', 0);
   const limitParam = int(query, 'limit', 1, MAX_LIMIT);
   const predicates = filters(catalog, query);
-  const matching = sortModels(catalog, catalog.models.filter((m) => predicates.every((p) => p(m))), sort);
+  const matching = sortModels(
+    catalog,
+    catalog.models.filter((m) => predicates.every((p) => p(m))),
+    sort,
+  );
   const paginate = offsetParam !== undefined || limitParam !== undefined;
   const offset = offsetParam ?? 0;
   const limit = limitParam ?? DEFAULT_LIMIT;

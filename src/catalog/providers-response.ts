@@ -20,14 +20,16 @@ export interface ProvidersResponse {
 
 export function toProvidersResponse(catalog: Catalog): ProvidersResponse {
   return {
-    data: catalog.providers.filter((p) => p.available).map((p) => ({
-      name: p.name,
-      slug: p.id,
-      privacy_policy_url: p.privacyPolicyUrl,
-      terms_of_service_url: p.termsOfServiceUrl,
-      status_page_url: p.statusPageUrl,
-      headquarters: p.headquarters,
-      datacenters: p.datacenters === null ? null : [...p.datacenters],
-    })),
+    data: catalog.providers
+      .filter((p) => p.available)
+      .map((p) => ({
+        name: p.name,
+        slug: p.id,
+        privacy_policy_url: p.privacyPolicyUrl,
+        terms_of_service_url: p.termsOfServiceUrl,
+        status_page_url: p.statusPageUrl,
+        headquarters: p.headquarters,
+        datacenters: p.datacenters === null ? null : [...p.datacenters],
+      })),
   };
 }

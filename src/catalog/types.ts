@@ -72,8 +72,7 @@ export interface EndpointPricing {
 }
 
 export type Quantization =
-  | 'int4' | 'int8' | 'fp4' | 'mxfp4' | 'nvfp4' | 'fp6' | 'fp8' | 'mxfp8' | 'fp16' | 'bf16'
-  | 'fp32' | 'unknown';
+  'int4' | 'int8' | 'fp4' | 'mxfp4' | 'nvfp4' | 'fp6' | 'fp8' | 'mxfp8' | 'fp16' | 'bf16' | 'fp32' | 'unknown';
 
 export interface CatalogEndpoint {
   /** Stable key `<provider id>:<upstream model>`; the breaker and the EWMA are kept per key. */

@@ -27,14 +27,16 @@ export function lineOf(doc: Document, counter: LineCounter, path: ConfigPath, at
     const last = i === path.length - 1;
     let next: unknown;
     if (isMap(node)) {
-      const pair = node.items.find((item) => isPair(item) && isScalar(item.key) && String(item.key.value) === String(segment));
+      const pair = node.items.find(
+        (item) => isPair(item) && isScalar(item.key) && String(item.key.value) === String(segment),
+      );
       if (!pair) break;
       const keyStart = rangeStart(pair.key);
       if (last && atKey && keyStart !== undefined) return counter.linePos(keyStart).line;
       next = pair.value;
       // An empty value (`key:`) has no useful position of its own: use the key's.
       const valueStart = rangeStart(next);
-      best = valueStart === undefined || (isScalar(next) && next.value === null) ? keyStart ?? best : valueStart;
+      best = valueStart === undefined || (isScalar(next) && next.value === null) ? (keyStart ?? best) : valueStart;
       node = next;
       continue;
     }

@@ -28,20 +28,36 @@ export interface Command {
   summary: string;
   options: Record<string, { type: 'string' | 'boolean'; short?: string }>;
   positionals?: number;
-  run(args: { values: Record<string, string | boolean | undefined>; positionals: string[] }, ctx: CliContext): Promise<number | null>;
+  run(
+    args: { values: Record<string, string | boolean | undefined>; positionals: string[] },
+    ctx: CliContext,
+  ): Promise<number | null>;
 }
 
 async function withServices<T>(ctx: CliContext, fn: (services: Services) => Promise<T>): Promise<T> {
   const config = ctx.loadConfig(ctx.env);
   const store = openStore(config.databaseUrl, { checkpointWorker: false });
   // Key writes are announced to running replicas (PostgreSQL NOTIFY; SQLite: its data_version).
-  const changeFeed = openChangeFeed({ databaseUrl: config.databaseUrl, externalChangeMarker: () => store.externalChangeMarker() });
+  const changeFeed = openChangeFeed({
+    databaseUrl: config.databaseUrl,
+    externalChangeMarker: () => store.externalChangeMarker(),
+  });
   try {
     await store.migrate();
     await changeFeed.start();
-    const services = createServices({ store, clock: systemClock, keyCacheRevalidateMs: 0, catalog: defaultCatalog(), changeFeed });
+    const services = createServices({
+      store,
+      clock: systemClock,
+      keyCacheRevalidateMs: 0,
+      catalog: defaultCatalog(),
+      changeFeed,
+    });
     try {
-      await bootstrap(services, { managementKey: config.managementKey, ownerEmail: config.ownerEmail, createFirstKey: false });
+      await bootstrap(services, {
+        managementKey: config.managementKey,
+        ownerEmail: config.ownerEmail,
+        createFirstKey: false,
+      });
       return await fn(services);
     } finally {
       await services.close();
@@ -68,7 +84,9 @@ async function findMember(services: Services, ref: string | undefined) {
     if (owner === undefined) throw new CliError('no admin member exists; pass --member');
     return owner;
   }
-  const member = ref.includes('@') ? await services.store.members.findByEmail(ref.toLowerCase()) : await services.store.members.findById(ref);
+  const member = ref.includes('@')
+    ? await services.store.members.findByEmail(ref.toLowerCase())
+    : await services.store.members.findById(ref);
   if (member === null) throw new CliError(`no member ${ref}`);
   return member;
 }
@@ -76,7 +94,8 @@ async function findMember(services: Services, ref: string | undefined) {
 const commands: Record<string, Command> = {
   serve: {
     usage: 'switchyard serve',
-    summary: 'Start the gateway (env: PORT, HOST, SWITCHYARD_DATABASE_URL, SWITCHYARD_MANAGEMENT_KEY, SWITCHYARD_CONFIG)',
+    summary:
+      'Start the gateway (env: PORT, HOST, SWITCHYARD_DATABASE_URL, SWITCHYARD_MANAGEMENT_KEY, SWITCHYARD_CONFIG)',
     options: {},
     run: async (_args, ctx) => {
       await serve(ctx.env);
@@ -136,9 +155,12 @@ const commands: Record<string, Command> = {
     options: { management: { type: 'boolean' } },
     run: ({ values }, ctx) =>
       withServices(ctx, async (services) => {
-        if (values.management !== true) throw new CliError('only --management is supported; list API keys with GET /api/v1/keys');
+        if (values.management !== true)
+          throw new CliError('only --management is supported; list API keys with GET /api/v1/keys');
         for (const k of await services.store.keys.listManagement()) {
-          ctx.io.out(`${k.hash}  ${k.label}  ${k.disabled ? 'disabled' : 'active'}  ${k.creatorUserId}  ${k.createdAt}  ${k.name}`);
+          ctx.io.out(
+            `${k.hash}  ${k.label}  ${k.disabled ? 'disabled' : 'active'}  ${k.creatorUserId}  ${k.createdAt}  ${k.name}`,
+          );
         }
         return 0;
       }),
@@ -150,7 +172,8 @@ const commands: Record<string, Command> = {
     run: ({ values }, ctx) =>
       withServices(ctx, async (services) => {
         const email = required(values, 'email');
-        if (!/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email)) throw new CliError(`--email: "${email}" is not an email address`);
+        if (!/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email))
+          throw new CliError(`--email: "${email}" is not an email address`);
         const [first, ...rest] = typeof values.name === 'string' ? values.name.trim().split(/\s+/) : [];
         const member = await services.members.add({
           email,
@@ -178,9 +201,10 @@ export async function runCommand(argv: string[], ctx: CliContext): Promise<numbe
     return argv.length === 0 ? 2 : 0;
   }
   const two = `${argv[0]} ${argv[1] ?? ''}`;
-  const name = commands[two] !== undefined ? two : argv[0] ?? '';
+  const name = commands[two] !== undefined ? two : (argv[0] ?? '');
   const command = commands[name];
-  if (command === undefined) throw new CliError(`unknown command "${argv.slice(0, 2).join(' ')}"; see switchyard --help`);
+  if (command === undefined)
+    throw new CliError(`unknown command "${argv.slice(0, 2).join(' ')}"; see switchyard --help`);
   const rest = argv.slice(name.split(' ').length);
   if (rest.includes('--help') || rest.includes('-h')) {
     ctx.io.out(`Usage: ${command.usage}\n\n${command.summary}`);

@@ -13,7 +13,8 @@ export interface PresetCommandDeps {
 }
 
 const workspaceOption = { workspace: { type: 'string' } } as const;
-const text = (value: string | boolean | undefined): string | undefined => (typeof value === 'string' && value.trim() !== '' ? value.trim() : undefined);
+const text = (value: string | boolean | undefined): string | undefined =>
+  typeof value === 'string' && value.trim() !== '' ? value.trim() : undefined;
 
 /**
  * The preset service over the CLI's store, checking models against the configured catalog
@@ -34,7 +35,10 @@ async function presetService(services: Services, ctx: CliContext) {
 }
 
 async function workspaceId(services: Services, ref: string | undefined, deps: PresetCommandDeps): Promise<string> {
-  const workspace = ref === undefined ? await services.store.workspaces.findDefault() : await services.store.workspaces.findByIdOrSlug(ref);
+  const workspace =
+    ref === undefined
+      ? await services.store.workspaces.findDefault()
+      : await services.store.workspaces.findByIdOrSlug(ref);
   if (workspace === null) throw deps.fail(`no workspace ${ref ?? '(default)'}`);
   return workspace.id;
 }
@@ -44,7 +48,8 @@ export function presetCommands(deps: PresetCommandDeps): Record<string, Command>
   return {
     'presets list': {
       usage: 'switchyard presets list [--workspace ID|SLUG]',
-      summary: 'List the presets of a workspace (default: the default workspace): slug, designated version, status, name',
+      summary:
+        'List the presets of a workspace (default: the default workspace): slug, designated version, status, name',
       options: workspaceOption,
       run: ({ values }, ctx) =>
         deps.withServices(ctx, async (services) => {
@@ -52,7 +57,10 @@ export function presetCommands(deps: PresetCommandDeps): Record<string, Command>
           for (let offset = 0; ; offset += 100) {
             const { rows } = await services.store.presets.list(ws, { offset, limit: 100 });
             for (const p of rows) {
-              const designated = p.designatedVersionId === null ? null : await services.store.presets.findVersionById(p.designatedVersionId);
+              const designated =
+                p.designatedVersionId === null
+                  ? null
+                  : await services.store.presets.findVersionById(p.designatedVersionId);
               ctx.io.out(`${p.slug}  v${designated?.version ?? '-'}  ${p.status}  ${p.updatedAt}  ${p.name}`);
             }
             if (rows.length < 100) return 0;
@@ -67,7 +75,10 @@ export function presetCommands(deps: PresetCommandDeps): Record<string, Command>
       run: ({ values, positionals }, ctx) =>
         deps.withServices(ctx, async (services) => {
           const presets = await presetService(services, ctx);
-          const found = await presets.get(await workspaceId(services, text(values.workspace), deps), positionals[0] ?? '');
+          const found = await presets.get(
+            await workspaceId(services, text(values.workspace), deps),
+            positionals[0] ?? '',
+          );
           ctx.io.out(JSON.stringify(presentResolvedPreset(found), null, 2));
           return 0;
         }),
@@ -86,9 +97,12 @@ export function presetCommands(deps: PresetCommandDeps): Record<string, Command>
           try {
             body = JSON.parse(readFileSync(file, 'utf8'));
           } catch (error) {
-            throw deps.fail(`--from-file: cannot read JSON from ${file}: ${error instanceof Error ? error.message : String(error)}`);
+            throw deps.fail(
+              `--from-file: cannot read JSON from ${file}: ${error instanceof Error ? error.message : String(error)}`,
+            );
           }
-          if (typeof body !== 'object' || body === null || Array.isArray(body)) throw deps.fail('--from-file: the file must hold a JSON object');
+          if (typeof body !== 'object' || body === null || Array.isArray(body))
+            throw deps.fail('--from-file: the file must hold a JSON object');
           const member = await deps.findMember(services, text(values.member));
           const presets = await presetService(services, ctx);
           const saved = await presets.saveVersion({

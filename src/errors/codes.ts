@@ -9,8 +9,7 @@ export const errors = {
     new GatewayError({ status: 400, code: 'invalid_request', message, metadata }),
   missingAuth: () =>
     new GatewayError({ status: 401, code: 'authentication', message: 'Missing Authentication header' }),
-  invalidAuth: (message = 'Invalid credentials') =>
-    new GatewayError({ status: 401, code: 'authentication', message }),
+  invalidAuth: (message = 'Invalid credentials') => new GatewayError({ status: 401, code: 'authentication', message }),
   paymentRequired: (message: string, metadata?: ErrorMetadata) =>
     new GatewayError({ status: 402, code: 'payment_required', message, metadata }),
   managementOnly: () =>
@@ -31,8 +30,7 @@ export const errors = {
     new GatewayError({ status: 404, code: 'not_found', message, metadata }),
   routeNotFound: (method: string, url: string) =>
     new GatewayError({ status: 404, code: 'not_found', message: `Route ${method} ${url} not found` }),
-  methodNotAllowed: (message: string) =>
-    new GatewayError({ status: 405, code: 'invalid_request', message }),
+  methodNotAllowed: (message: string) => new GatewayError({ status: 405, code: 'invalid_request', message }),
   timeout: (message = 'Operation timed out. Please try again later.') =>
     new GatewayError({ status: 408, code: 'timeout', message }),
   conflict: (message = 'Resource conflict. Please try again later.', metadata?: ErrorMetadata) =>
@@ -65,5 +63,11 @@ export const errors = {
     new GatewayError({ status: 503, code: 'provider_overloaded', message, metadata }),
   /** Our own database cannot answer (not a provider problem): retry shortly. */
   storeUnavailable: (message: string) =>
-    new GatewayError({ status: 503, code: 'store_unavailable', message, metadata: { retryable: true }, headers: { 'retry-after': '1' } }),
+    new GatewayError({
+      status: 503,
+      code: 'store_unavailable',
+      message,
+      metadata: { retryable: true },
+      headers: { 'retry-after': '1' },
+    }),
 } as const;

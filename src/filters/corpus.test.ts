@@ -17,5 +17,9 @@ test('corpus: at least 300 positive and 300 negative samples across all builtins
 test('corpus: every detector reaches its precision and recall target', () => {
   const rows = evaluateCorpus(parseCorpus(readFileSync(path, 'utf8')));
   const failing = rows.filter((r) => !r.pass);
-  assert.deepEqual(failing.map((r) => r.detector), [], `\n${formatScores(rows)}`);
+  assert.deepEqual(
+    failing.map((r) => r.detector),
+    [],
+    `\n${formatScores(rows)}`,
+  );
 });

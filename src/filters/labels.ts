@@ -12,9 +12,7 @@ export const BUILTIN_LABELS: Readonly<Record<BuiltinSlug, string>> = Object.free
   'regex-prompt-injection': '[PROMPT_INJECTION]',
 });
 
-export const BUILTIN_SLUGS: readonly BuiltinSlug[] = Object.freeze(
-  Object.keys(BUILTIN_LABELS) as BuiltinSlug[],
-);
+export const BUILTIN_SLUGS: readonly BuiltinSlug[] = Object.freeze(Object.keys(BUILTIN_LABELS) as BuiltinSlug[]);
 
 export function isBuiltinSlug(value: unknown): value is BuiltinSlug {
   return typeof value === 'string' && Object.prototype.hasOwnProperty.call(BUILTIN_LABELS, value);

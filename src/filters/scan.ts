@@ -55,9 +55,16 @@ function scanSegments(set: CompiledFilterSet, segments: TextSegment[], options: 
     if (f.action !== 'block') continue;
     for (let i = 0; i < segments.length; i++) {
       const segment = segments[i];
-      if (segment === undefined || !applies(f, segment) || segment.text.length === 0 || !mayMatch(f, i, segment.text)) continue;
+      if (segment === undefined || !applies(f, segment) || segment.text.length === 0 || !mayMatch(f, i, segment.text))
+        continue;
       if (run(f, segment.text).length > 0) {
-        return { blocked: { filter: f.name }, flags: [], segments: segments.slice(), redactions: 0, failedFilters: failed };
+        return {
+          blocked: { filter: f.name },
+          flags: [],
+          segments: segments.slice(),
+          redactions: 0,
+          failedFilters: failed,
+        };
       }
     }
   }

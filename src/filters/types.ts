@@ -4,14 +4,7 @@
  * `CompiledFilterSet` once and runs it over the text segments of a request many times.
  */
 export type BuiltinSlug =
-  | 'email'
-  | 'phone'
-  | 'ssn'
-  | 'credit-card'
-  | 'ip-address'
-  | 'person-name'
-  | 'address'
-  | 'regex-prompt-injection';
+  'email' | 'phone' | 'ssn' | 'credit-card' | 'ip-address' | 'person-name' | 'address' | 'regex-prompt-injection';
 
 export type FilterAction = 'redact' | 'block' | 'flag';
 

@@ -48,7 +48,10 @@ function buildEndpointConfig(provider: CatalogProvider): ProviderEndpointConfig 
 
 /** Attaches the attempts made so far, so the caller can record them even when all failed. */
 export class AttemptsFailed extends Error {
-  constructor(readonly last: UpstreamError, readonly attempts: Attempt[]) {
+  constructor(
+    readonly last: UpstreamError,
+    readonly attempts: Attempt[],
+  ) {
     super(last.message);
   }
 }
@@ -78,7 +81,11 @@ export async function firstSuccessful<T>(options: {
       return { value, candidate, attempts, firstByteMs };
     } catch (error) {
       if (!isUpstreamError(error)) throw error;
-      attempts.push({ provider: candidate.provider.id, model: candidate.model.slug, status: error.upstreamStatus ?? error.status });
+      attempts.push({
+        provider: candidate.provider.id,
+        model: candidate.model.slug,
+        status: error.upstreamStatus ?? error.status,
+      });
       last = error;
       if (error.kind === 'aborted' || !error.retryable) throw new AttemptsFailed(error, attempts);
       options.health.recordFailure(candidate.endpoint.key);

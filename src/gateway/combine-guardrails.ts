@@ -29,15 +29,18 @@ function budgetOf(guardrail: GuardrailRecord, limitUsd: number, account: string,
     limitUsd,
     reset: guardrail.resetInterval,
     exhausted: ({ remainingUsd, estimateUsd }) =>
-      errors.forbidden(`Guardrail "${guardrail.name}" spending limit reached: this request may cost more than the ${assignee} has left`, {
-        rule: 'limit_usd',
-        guardrail_id: guardrail.id,
-        assignee,
-        limit_usd: limitUsd,
-        reset_interval: guardrail.resetInterval,
-        limit_remaining: remainingUsd,
-        estimated_cost: estimateUsd,
-      }),
+      errors.forbidden(
+        `Guardrail "${guardrail.name}" spending limit reached: this request may cost more than the ${assignee} has left`,
+        {
+          rule: 'limit_usd',
+          guardrail_id: guardrail.id,
+          assignee,
+          limit_usd: limitUsd,
+          reset_interval: guardrail.resetInterval,
+          limit_remaining: remainingUsd,
+          estimated_cost: estimateUsd,
+        },
+      ),
   };
 }
 

@@ -7,16 +7,32 @@ import type { ModelCallBody } from './request-kinds.js';
 
 /** A set with one detector that always throws, as a broken filter would. */
 const broken: CompiledFilterSet = {
-  filters: [{ key: 'custom:boom', name: 'boom', action: 'redact', scope: 'all_messages', filter: { id: 'boom', label: '[X]', find: () => { throw new RangeError('detector bug'); } } }],
+  filters: [
+    {
+      key: 'custom:boom',
+      name: 'boom',
+      action: 'redact',
+      scope: 'all_messages',
+      filter: {
+        id: 'boom',
+        label: '[X]',
+        find: () => {
+          throw new RangeError('detector bug');
+        },
+      },
+    },
+  ],
 };
 const emails = compileFilterSet({ builtins: [{ slug: 'email', action: 'redact' }], custom: [] });
-const chat = (content: unknown): ModelCallBody => ({ model: 'm', messages: [{ role: 'user', content }] }) as unknown as ModelCallBody;
+const chat = (content: unknown): ModelCallBody =>
+  ({ model: 'm', messages: [{ role: 'user', content }] }) as unknown as ModelCallBody;
 
 describe('screenRequest', () => {
   it('fails closed: a detector error refuses the request with a clear 503 that quotes no text', () => {
     assert.throws(
       () => screenRequest({ kind: 'chat', body: chat('secret a@b.io'), filters: broken, failOpen: false }),
-      (e: unknown) => isGatewayError(e) && e.status === 503 && !e.message.includes('secret') && e.metadata?.filter === 'boom',
+      (e: unknown) =>
+        isGatewayError(e) && e.status === 503 && !e.message.includes('secret') && e.metadata?.filter === 'boom',
     );
   });
 
@@ -28,7 +44,10 @@ describe('screenRequest', () => {
   it('returns the same body object when nothing matched, and never mutates the input', () => {
     const clean = chat('nothing to see');
     assert.equal(screenRequest({ kind: 'chat', body: clean, filters: emails, failOpen: false }).body, clean);
-    const parts = chat([{ type: 'text', text: 'to a@b.io' }, { type: 'text', text: 'untouched' }]);
+    const parts = chat([
+      { type: 'text', text: 'to a@b.io' },
+      { type: 'text', text: 'untouched' },
+    ]);
     const before = JSON.stringify(parts);
     const out = screenRequest({ kind: 'chat', body: parts, filters: emails, failOpen: false });
     assert.equal(JSON.stringify(parts), before, 'input not mutated');

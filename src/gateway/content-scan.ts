@@ -55,7 +55,8 @@ function rewrite(kind: CallKind, body: ModelCallBody, changes: { place: Place; t
   if (kind === 'completion') {
     const prompt = (body as CompletionRequestBody).prompt;
     const next = typeof prompt === 'string' ? (changes[0]?.text ?? prompt) : prompt.slice();
-    if (Array.isArray(next)) for (const c of changes) if (c.place.at === 'prompt' && c.place.index !== null) next[c.place.index] = c.text;
+    if (Array.isArray(next))
+      for (const c of changes) if (c.place.at === 'prompt' && c.place.index !== null) next[c.place.index] = c.text;
     return { ...body, prompt: next } as ModelCallBody;
   }
   const messages: ChatMessage[] = (body as ChatRequestBody).messages.slice();
@@ -74,7 +75,8 @@ function rewrite(kind: CallKind, body: ModelCallBody, changes: { place: Place; t
     if (place.at === 'prompt') continue;
     const m = own(place.message);
     if (place.at === 'content') m.content = text;
-    else if (place.at === 'part' && Array.isArray(m.content)) m.content[place.part] = { ...m.content[place.part], text } as (typeof m.content)[number];
+    else if (place.at === 'part' && Array.isArray(m.content))
+      m.content[place.part] = { ...m.content[place.part], text } as (typeof m.content)[number];
     else if (place.at === 'arguments' && m.tool_calls !== undefined) {
       const call = m.tool_calls[place.call];
       if (call !== undefined) call.function.arguments = text;
@@ -102,7 +104,11 @@ export function screenRequest(options: {
   const result = scan(options.filters, found.segments, { failOpen: options.failOpen });
   if (result.blocked !== null) {
     const name = result.blocked.filter;
-    throw errors.forbidden(`Request blocked by content filter "${name}"`, { rule: 'content_filter', filter: name, patterns: [name] });
+    throw errors.forbidden(`Request blocked by content filter "${name}"`, {
+      rule: 'content_filter',
+      filter: name,
+      patterns: [name],
+    });
   }
   const changes: { place: Place; text: string }[] = [];
   result.segments.forEach((segment, i) => {

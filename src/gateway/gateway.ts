@@ -77,7 +77,9 @@ const newGenerationId = (): string => `gen-${Date.now()}-${randomHex(10)}`;
 
 /** The text a call sends, for estimates: the same texts the content filters screen. */
 function promptText(kind: CallKind, body: ModelCallBody): string {
-  return collectTexts(kind, body).segments.map((s) => s.text).join('\n');
+  return collectTexts(kind, body)
+    .segments.map((s) => s.text)
+    .join('\n');
 }
 
 /** Length of those texts joined by newlines, without building the string. */
@@ -90,7 +92,8 @@ function promptChars(texts: readonly TextSegment[]): number {
 /** A routing refusal as the client sees it; a guardrail rule's 403 also names the guardrails that set it. */
 function policyRefusal(refusal: RouteRefusal, policy: RequestPolicy) {
   const error = refusalToError(refusal);
-  if (refusal.kind === 'policy' && error.metadata !== null) error.metadata.guardrail_ids = [...(policy.ruleSources[refusal.rule] ?? [])];
+  if (refusal.kind === 'policy' && error.metadata !== null)
+    error.metadata.guardrail_ids = [...(policy.ruleSources[refusal.rule] ?? [])];
   return error;
 }
 
@@ -102,7 +105,12 @@ export class Gateway {
     return this.deps.catalog;
   }
 
-  async prepare(options: { kind: CallKind; key: KeyRecord; body: ModelCallBody; requestId: string }): Promise<PreparedCall> {
+  async prepare(options: {
+    kind: CallKind;
+    key: KeyRecord;
+    body: ModelCallBody;
+    requestId: string;
+  }): Promise<PreparedCall> {
     const { kind, key } = options;
     const applied = await (this.deps.presets ?? noPresets).apply({ kind, key, body: options.body });
     let body = applied.body;
@@ -110,17 +118,22 @@ export class Gateway {
     const prefs = validateProviderPreferences(body.provider ?? undefined);
     if (!prefs.ok) {
       const first = prefs.errors[0];
-      throw errors.invalidRequest(`Invalid provider preferences: ${first?.field ?? 'provider'}: ${first?.message ?? 'invalid'}`, {
-        field: first?.field ?? 'provider',
-        issues: prefs.errors,
-      });
+      throw errors.invalidRequest(
+        `Invalid provider preferences: ${first?.field ?? 'provider'}: ${first?.message ?? 'invalid'}`,
+        {
+          field: first?.field ?? 'provider',
+          issues: prefs.errors,
+        },
+      );
     }
     if (body.model === undefined && body.models === undefined) {
       throw errors.invalidRequest('model is required', { field: 'model' });
     }
     const policy = await this.deps.policy.resolve(key);
     // Only require_parameters looks at which parameters the request sets.
-    const requestParameters = prefs.value.requireParameters ? Object.keys(body).filter((k) => body[k as keyof typeof body] !== undefined) : [];
+    const requestParameters = prefs.value.requireParameters
+      ? Object.keys(body).filter((k) => body[k as keyof typeof body] !== undefined)
+      : [];
     const plan = planRoute({
       catalog: this.deps.catalog,
       model: body.model,
@@ -134,13 +147,23 @@ export class Gateway {
     let flags: string[] = [];
     let texts: readonly TextSegment[] | null = null;
     if (policy.filters !== null) {
-      const screened = screenRequest({ kind, body, filters: policy.filters, failOpen: this.deps.filtersFailOpen === true });
+      const screened = screenRequest({
+        kind,
+        body,
+        filters: policy.filters,
+        failOpen: this.deps.filtersFailOpen === true,
+      });
       body = screened.body;
       flags = screened.flags;
       texts = screened.texts;
     }
-    const maxTokens = (kind === 'chat' ? (body as ChatRequestBody).max_completion_tokens : null) ?? body.max_tokens ?? null;
-    const estimate = estimateCost({ promptChars: promptChars(texts ?? collectTexts(kind, body).segments), maxTokens, candidates: plan.candidates });
+    const maxTokens =
+      (kind === 'chat' ? (body as ChatRequestBody).max_completion_tokens : null) ?? body.max_tokens ?? null;
+    const estimate = estimateCost({
+      promptChars: promptChars(texts ?? collectTexts(kind, body).segments),
+      maxTokens,
+      candidates: plan.candidates,
+    });
     const reservation = await this.deps.meter.reserve(key, estimate, policy.budgets);
     return {
       kind,
@@ -158,18 +181,34 @@ export class Gateway {
   }
 
   /** Runs the attempts for a prepared call; `open` performs one attempt against one endpoint. */
-  async attempt<T>(call: PreparedCall, signal: AbortSignal, open: (c: RouteCandidate, endpoint: ProviderEndpointConfig) => Promise<T>) {
+  async attempt<T>(
+    call: PreparedCall,
+    signal: AbortSignal,
+    open: (c: RouteCandidate, endpoint: ProviderEndpointConfig) => Promise<T>,
+  ) {
     try {
       return await firstSuccessful({ candidates: call.candidates, health: this.deps.health, signal, call: open });
     } catch (error) {
       const attempts = error instanceof AttemptsFailed ? error.attempts : [];
-      this.settle({ call, candidate: null, attempts, usage: null, finishReason: 'error', upstreamId: null, firstByteMs: 0, cancelled: signal.aborted });
+      this.settle({
+        call,
+        candidate: null,
+        attempts,
+        usage: null,
+        finishReason: 'error',
+        upstreamId: null,
+        firstByteMs: 0,
+        cancelled: signal.aborted,
+      });
       throw error instanceof AttemptsFailed ? error.last : error;
     }
   }
 
   chatRequest(call: PreparedCall, candidate: RouteCandidate) {
-    return toCanonicalChatRequest(call.body as unknown as Record<string, unknown> & { messages: ChatMessage[] }, candidate.endpoint.upstreamModel);
+    return toCanonicalChatRequest(
+      call.body as unknown as Record<string, unknown> & { messages: ChatMessage[] },
+      candidate.endpoint.upstreamModel,
+    );
   }
 
   completionRequest(call: PreparedCall, candidate: RouteCandidate) {
@@ -190,7 +229,10 @@ export class Gateway {
   /** Records the generation and its cost; returns the cost for the response. Never throws. */
   settle(input: SettleInput): CallCost {
     const { call, candidate, usage } = input;
-    const cost = candidate !== null && usage !== null ? costOf(usage, candidate.endpoint.pricing) : { prompt: 0, completion: 0, total: 0 };
+    const cost =
+      candidate !== null && usage !== null
+        ? costOf(usage, candidate.endpoint.pricing)
+        : { prompt: 0, completion: 0, total: 0 };
     const now = this.deps.clock.now();
     const generation: GenerationRecord = {
       id: call.generationId,

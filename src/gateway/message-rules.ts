@@ -9,13 +9,21 @@ export function checkMessages(messages: ChatRequestBody['messages']): void {
       throw errors.invalidRequest(`${field}.content is required for role ${m.role}`, { field: `${field}.content` });
     }
     if (m.role === 'tool' && m.tool_call_id === undefined) {
-      throw errors.invalidRequest(`${field}.tool_call_id is required for role tool`, { field: `${field}.tool_call_id` });
+      throw errors.invalidRequest(`${field}.tool_call_id is required for role tool`, {
+        field: `${field}.tool_call_id`,
+      });
     }
-    if (m.role === 'assistant' && (m.content === undefined || m.content === null) && (m.tool_calls?.length ?? 0) === 0) {
+    if (
+      m.role === 'assistant' &&
+      (m.content === undefined || m.content === null) &&
+      (m.tool_calls?.length ?? 0) === 0
+    ) {
       throw errors.invalidRequest(`${field} needs content or tool_calls`, { field: `${field}.content` });
     }
     if (m.tool_calls !== undefined && m.role !== 'assistant') {
-      throw errors.invalidRequest(`${field}.tool_calls is only allowed on assistant messages`, { field: `${field}.tool_calls` });
+      throw errors.invalidRequest(`${field}.tool_calls is only allowed on assistant messages`, {
+        field: `${field}.tool_calls`,
+      });
     }
   });
 }

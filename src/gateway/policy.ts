@@ -22,7 +22,12 @@ export interface PolicyResolver {
   resolve(key: KeyRecord): Promise<RequestPolicy>;
 }
 
-export const OPEN_REQUEST_POLICY: RequestPolicy = Object.freeze({ routing: OPEN_POLICY, budgets: [], filters: null, ruleSources: {} });
+export const OPEN_REQUEST_POLICY: RequestPolicy = Object.freeze({
+  routing: OPEN_POLICY,
+  budgets: [],
+  filters: null,
+  ruleSources: {},
+});
 
 export const openPolicyResolver: PolicyResolver = {
   resolve: () => Promise.resolve(OPEN_REQUEST_POLICY),

@@ -15,7 +15,11 @@ export interface AppliedPreset {
  * an unknown or archived preset. A body without a preset reference comes back unchanged.
  */
 export interface PresetResolver {
-  apply(input: { kind: CallKind; key: KeyRecord; body: ModelCallBody }): Promise<{ body: ModelCallBody; preset: AppliedPreset | null }>;
+  apply(input: {
+    kind: CallKind;
+    key: KeyRecord;
+    body: ModelCallBody;
+  }): Promise<{ body: ModelCallBody; preset: AppliedPreset | null }>;
 }
 
 export const noPresets: PresetResolver = {

@@ -13,14 +13,23 @@ const ToolCall = Type.Object(
   {
     id: Type.String(),
     type: Type.Literal('function'),
-    function: Type.Object({ name: Type.String({ minLength: 1 }), arguments: Type.String() }, { additionalProperties: true }),
+    function: Type.Object(
+      { name: Type.String({ minLength: 1 }), arguments: Type.String() },
+      { additionalProperties: true },
+    ),
   },
   { additionalProperties: true },
 );
 
 export const ChatMessageSchema = Type.Object(
   {
-    role: Type.Union([Type.Literal('system'), Type.Literal('developer'), Type.Literal('user'), Type.Literal('assistant'), Type.Literal('tool')]),
+    role: Type.Union([
+      Type.Literal('system'),
+      Type.Literal('developer'),
+      Type.Literal('user'),
+      Type.Literal('assistant'),
+      Type.Literal('tool'),
+    ]),
     content: Type.Optional(Nullable(Content)),
     name: Type.Optional(Type.String()),
     tool_call_id: Type.Optional(Type.String({ minLength: 1 })),
@@ -34,7 +43,11 @@ const FunctionTool = Type.Object(
     type: Type.String({ minLength: 1 }),
     function: Type.Optional(
       Type.Object(
-        { name: Type.String({ minLength: 1, maxLength: 64 }), description: Type.Optional(Type.String()), parameters: Type.Optional(Type.Object({}, { additionalProperties: true })) },
+        {
+          name: Type.String({ minLength: 1, maxLength: 64 }),
+          description: Type.Optional(Type.String()),
+          parameters: Type.Optional(Type.Object({}, { additionalProperties: true })),
+        },
         { additionalProperties: true },
       ),
     ),
@@ -74,10 +87,16 @@ export const ChatRequestSchema = Type.Object(
     max_completion_tokens: Type.Optional(Nullable(Type.Integer({ minimum: 1 }))),
     logprobs: Type.Optional(Nullable(Type.Boolean())),
     tools: Type.Optional(Type.Array(FunctionTool, { maxItems: 512 })),
-    tool_choice: Type.Optional(Type.Union([Type.String(), Type.Object({ type: Type.String() }, { additionalProperties: true })])),
+    tool_choice: Type.Optional(
+      Type.Union([Type.String(), Type.Object({ type: Type.String() }, { additionalProperties: true })]),
+    ),
     parallel_tool_calls: Type.Optional(Nullable(Type.Boolean())),
-    response_format: Type.Optional(Type.Object({ type: Type.String({ minLength: 1 }) }, { additionalProperties: true })),
-    metadata: Type.Optional(Type.Record(Type.String({ maxLength: 64 }), Type.String({ maxLength: 512 }), { maxProperties: 16 })),
+    response_format: Type.Optional(
+      Type.Object({ type: Type.String({ minLength: 1 }) }, { additionalProperties: true }),
+    ),
+    metadata: Type.Optional(
+      Type.Record(Type.String({ maxLength: 64 }), Type.String({ maxLength: 512 }), { maxProperties: 16 }),
+    ),
     session_id: Type.Optional(Type.String({ maxLength: 256 })),
   },
   { additionalProperties: true },

@@ -5,7 +5,10 @@ import type { AddressInfo } from 'node:net';
 import { SseWriter } from './sse-writer.js';
 
 /** Runs `body(writer, res)` as the handler of one request; returns the raw body chunks as received (de-chunked by node:http). */
-async function exchange(body: (writer: SseWriter, res: ServerResponse) => Promise<void> | void, options = { keepAliveAfterMs: 10_000, keepAliveEveryMs: 10_000 }) {
+async function exchange(
+  body: (writer: SseWriter, res: ServerResponse) => Promise<void> | void,
+  options = { keepAliveAfterMs: 10_000, keepAliveEveryMs: 10_000 },
+) {
   const server = createServer((_req, res) => {
     const writer = new SseWriter(res, { ...options, headers: { 'x-test': '1' } });
     void body(writer, res);
@@ -13,17 +16,20 @@ async function exchange(body: (writer: SseWriter, res: ServerResponse) => Promis
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
   try {
     return await new Promise<{ headers: Record<string, unknown>; text: string; reads: number }>((resolve, reject) => {
-      const req = request({ host: '127.0.0.1', port: (server.address() as AddressInfo).port, path: '/', method: 'GET' }, (res) => {
-        let text = '';
-        let reads = 0;
-        res.setEncoding('utf8');
-        res.on('data', (c: string) => {
-          text += c;
-          reads++;
-        });
-        res.on('error', () => undefined); // a response cut by the server ends with 'close' below
-        res.on('close', () => resolve({ headers: res.headers, text, reads }));
-      });
+      const req = request(
+        { host: '127.0.0.1', port: (server.address() as AddressInfo).port, path: '/', method: 'GET' },
+        (res) => {
+          let text = '';
+          let reads = 0;
+          res.setEncoding('utf8');
+          res.on('data', (c: string) => {
+            text += c;
+            reads++;
+          });
+          res.on('error', () => undefined); // a response cut by the server ends with 'close' below
+          res.on('close', () => resolve({ headers: res.headers, text, reads }));
+        },
+      );
       req.on('error', reject);
       req.end();
     });

@@ -20,7 +20,11 @@ export function registerCoherenceMetrics(registry: Registry): CoherenceMetrics {
     help: '1 while this replica hears every change (LISTEN connected, or a single-process store); 0 while caches revalidate against the database instead',
     registers,
   });
-  const reconnects = new Counter({ name: 'switchyard_change_feed_reconnects_total', help: 'Times the change feed came back after being down', registers });
+  const reconnects = new Counter({
+    name: 'switchyard_change_feed_reconnects_total',
+    help: 'Times the change feed came back after being down',
+    registers,
+  });
   const received = new Counter({
     name: 'switchyard_change_feed_notifications_total',
     help: 'Change notifications received from the database, by topic',

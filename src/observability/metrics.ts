@@ -74,19 +74,54 @@ export class Metrics {
     this.registry = new Registry();
     if (options.defaultLabels !== undefined) this.registry.setDefaultLabels(options.defaultLabels);
     const registers = [this.registry];
-    this.httpRequests = new SeriesCounter({ name: 'switchyard_http_requests_total', help: 'HTTP requests answered', labelNames: ['route', 'method', 'status'], registers });
+    this.httpRequests = new SeriesCounter({
+      name: 'switchyard_http_requests_total',
+      help: 'HTTP requests answered',
+      labelNames: ['route', 'method', 'status'],
+      registers,
+    });
     this.httpDuration = new SeriesHistogram({
       name: 'switchyard_http_request_duration_seconds',
       help: 'HTTP request duration (receipt to response sent)',
       buckets: LATENCY_BUCKETS,
       registers,
     });
-    this.modelCalls = new SeriesCounter({ name: 'switchyard_model_calls_total', help: 'Model calls by serving provider, model and outcome', labelNames: ['provider', 'model', 'outcome'], registers });
-    this.upstreamErrors = new SeriesCounter({ name: 'switchyard_upstream_errors_total', help: 'Failed upstream attempts (fallbacks included)', labelNames: ['provider', 'status'], registers });
-    this.upstreamLatency = new SeriesHistogram({ name: 'switchyard_upstream_latency_seconds', help: 'Upstream time to first byte', buckets: LATENCY_BUCKETS, registers });
-    this.tokens = new SeriesCounter({ name: 'switchyard_tokens_total', help: 'Tokens metered', labelNames: ['provider', 'model', 'kind'], registers });
-    this.cost = new SeriesCounter({ name: 'switchyard_cost_usd_total', help: 'Cost metered, USD', labelNames: ['provider', 'model'], registers });
-    this.flags = new SeriesCounter({ name: 'switchyard_content_filter_flags_total', help: 'Content-filter detections', labelNames: ['filter'], registers });
+    this.modelCalls = new SeriesCounter({
+      name: 'switchyard_model_calls_total',
+      help: 'Model calls by serving provider, model and outcome',
+      labelNames: ['provider', 'model', 'outcome'],
+      registers,
+    });
+    this.upstreamErrors = new SeriesCounter({
+      name: 'switchyard_upstream_errors_total',
+      help: 'Failed upstream attempts (fallbacks included)',
+      labelNames: ['provider', 'status'],
+      registers,
+    });
+    this.upstreamLatency = new SeriesHistogram({
+      name: 'switchyard_upstream_latency_seconds',
+      help: 'Upstream time to first byte',
+      buckets: LATENCY_BUCKETS,
+      registers,
+    });
+    this.tokens = new SeriesCounter({
+      name: 'switchyard_tokens_total',
+      help: 'Tokens metered',
+      labelNames: ['provider', 'model', 'kind'],
+      registers,
+    });
+    this.cost = new SeriesCounter({
+      name: 'switchyard_cost_usd_total',
+      help: 'Cost metered, USD',
+      labelNames: ['provider', 'model'],
+      registers,
+    });
+    this.flags = new SeriesCounter({
+      name: 'switchyard_content_filter_flags_total',
+      help: 'Content-filter detections',
+      labelNames: ['filter'],
+      registers,
+    });
     const depth = () => this.ledgerDepth();
     new Gauge({
       name: 'switchyard_ledger_queue_depth',
@@ -96,7 +131,11 @@ export class Metrics {
         this.set(depth());
       },
     });
-    this.ledgerFlushFailures = new Counter({ name: 'switchyard_ledger_flush_failures_total', help: 'Ledger batch writes that failed (rows stay queued)', registers });
+    this.ledgerFlushFailures = new Counter({
+      name: 'switchyard_ledger_flush_failures_total',
+      help: 'Ledger batch writes that failed (rows stay queued)',
+      registers,
+    });
   }
 
   /** The HTTP series of a route pattern, method and status (resolved once, then cached). */
@@ -217,7 +256,8 @@ export function installHttpMetrics(app: FastifyInstance, metrics: Metrics): void
     route.onResponse = existing === undefined ? [hook] : [...(Array.isArray(existing) ? existing : [existing]), hook];
   });
   app.addHook('onResponse', (request: FastifyRequest, reply: FastifyReply, done: () => void) => {
-    if (request.is404) recordHttp(metrics.httpSeries(UNMATCHED_ROUTE, request.method, reply.statusCode), reply.elapsedTime / 1000);
+    if (request.is404)
+      recordHttp(metrics.httpSeries(UNMATCHED_ROUTE, request.method, reply.statusCode), reply.elapsedTime / 1000);
     done();
   });
 }

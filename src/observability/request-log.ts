@@ -49,7 +49,12 @@ export class RequestLogController extends LogController {
       return;
     }
     if (request.reachedGateway === true) return;
-    const line = { method: request.method, path: pathOf(request.url), status: reply.statusCode, responseTime: reply.elapsedTime };
+    const line = {
+      method: request.method,
+      path: pathOf(request.url),
+      status: reply.statusCode,
+      responseTime: reply.elapsedTime,
+    };
     if (error) request.log.error({ ...line, err: error }, REFUSED_CALL_MSG);
     else request.log.info(line, REFUSED_CALL_MSG);
   }

@@ -26,7 +26,13 @@ function registries(): [Registry, Registry] {
 test('a SeriesHistogram renders exactly what prom-client Histogram renders for the same observations', async () => {
   const [reference, ours] = registries();
   const help = 'Duration';
-  const h = new Histogram({ name: 'h_seconds', help, labelNames: ['route', 'status'], buckets: BUCKETS, registers: [reference] });
+  const h = new Histogram({
+    name: 'h_seconds',
+    help,
+    labelNames: ['route', 'status'],
+    buckets: BUCKETS,
+    registers: [reference],
+  });
   const s = new SeriesHistogram<'route' | 'status'>({ name: 'h_seconds', help, buckets: BUCKETS, registers: [ours] });
   for (const [route, status, value] of OBSERVATIONS) {
     h.observe({ route, status }, value);
@@ -42,7 +48,12 @@ test('a SeriesHistogram renders exactly what prom-client Histogram renders for t
 test('a SeriesCounter renders exactly what prom-client Counter renders, across scrapes', async () => {
   const [reference, ours] = registries();
   const c = new Counter({ name: 'c_total', help: 'Count', labelNames: ['route', 'status'], registers: [reference] });
-  const s = new SeriesCounter<'route' | 'status'>({ name: 'c_total', help: 'Count', labelNames: ['route', 'status'], registers: [ours] });
+  const s = new SeriesCounter<'route' | 'status'>({
+    name: 'c_total',
+    help: 'Count',
+    labelNames: ['route', 'status'],
+    registers: [ours],
+  });
   const handle = s.series({ route: '/a', status: '200' });
   for (const [route, status, value] of OBSERVATIONS) {
     if (value <= 0) continue;

@@ -126,7 +126,13 @@ export class SeriesHistogram<L extends string> {
   }
 
   /** The shape prom-client's Histogram gives the registry for the text format. */
-  getForPromString(): Promise<{ name: string; help: string; type: string; values: ExportedValue[]; aggregator: string }> {
+  getForPromString(): Promise<{
+    name: string;
+    help: string;
+    type: string;
+    values: ExportedValue[];
+    aggregator: string;
+  }> {
     const values: ExportedValue[] = [];
     const bucket = `${this.name}_bucket`;
     for (const s of this.all) {
@@ -134,19 +140,52 @@ export class SeriesHistogram<L extends string> {
       let acc = 0;
       for (let i = 0; i < this.bounds.length; i++) {
         acc += s.counts[i] as number;
-        values.push({ labels: { le: this.bounds[i] as number }, sharedLabels: s.labels, value: acc, metricName: bucket, exemplar: null });
+        values.push({
+          labels: { le: this.bounds[i] as number },
+          sharedLabels: s.labels,
+          value: acc,
+          metricName: bucket,
+          exemplar: null,
+        });
       }
-      values.push({ labels: { le: '+Inf' }, sharedLabels: s.labels, value: s.count, metricName: bucket, exemplar: null });
-      values.push({ labels: {}, sharedLabels: s.labels, value: s.sum, metricName: `${this.name}_sum`, exemplar: undefined });
-      values.push({ labels: {}, sharedLabels: s.labels, value: s.count, metricName: `${this.name}_count`, exemplar: undefined });
+      values.push({
+        labels: { le: '+Inf' },
+        sharedLabels: s.labels,
+        value: s.count,
+        metricName: bucket,
+        exemplar: null,
+      });
+      values.push({
+        labels: {},
+        sharedLabels: s.labels,
+        value: s.sum,
+        metricName: `${this.name}_sum`,
+        exemplar: undefined,
+      });
+      values.push({
+        labels: {},
+        sharedLabels: s.labels,
+        value: s.count,
+        metricName: `${this.name}_count`,
+        exemplar: undefined,
+      });
     }
     return Promise.resolve({ name: this.name, help: this.help, type: this.type, values, aggregator: this.aggregator });
   }
 
   /** JSON form: each value's own labels merged with its series' labels. */
-  async get(): Promise<{ name: string; help: string; type: string; values: Omit<ExportedValue, 'sharedLabels'>[]; aggregator: string }> {
+  async get(): Promise<{
+    name: string;
+    help: string;
+    type: string;
+    values: Omit<ExportedValue, 'sharedLabels'>[];
+    aggregator: string;
+  }> {
     const data = await this.getForPromString();
-    const values = data.values.map(({ sharedLabels, labels, ...rest }) => ({ ...rest, labels: { ...labels, ...sharedLabels } }));
+    const values = data.values.map(({ sharedLabels, labels, ...rest }) => ({
+      ...rest,
+      labels: { ...labels, ...sharedLabels },
+    }));
     return { ...data, values };
   }
 

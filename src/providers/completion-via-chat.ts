@@ -87,16 +87,30 @@ async function* streamAll(
       }
     }
   }
-  yield { ...head, object: 'text_completion', choices: [], usage: usage ?? { prompt_tokens: 0, completion_tokens: 0, total_tokens: 0 } };
+  yield {
+    ...head,
+    object: 'text_completion',
+    choices: [],
+    usage: usage ?? { prompt_tokens: 0, completion_tokens: 0, total_tokens: 0 },
+  };
 }
 
 /** The adapter's native legacy completion when it has one, otherwise the chat conversion. */
 export function legacyCompletion(adapter: ProviderAdapter): {
-  completion: (e: ProviderEndpointConfig, r: CanonicalCompletionRequest, c: CallContext) => Promise<CanonicalCompletionResponse>;
-  completionStream: (e: ProviderEndpointConfig, r: CanonicalCompletionRequest, c: CallContext) => Promise<AsyncIterable<CanonicalCompletionChunk>>;
+  completion: (
+    e: ProviderEndpointConfig,
+    r: CanonicalCompletionRequest,
+    c: CallContext,
+  ) => Promise<CanonicalCompletionResponse>;
+  completionStream: (
+    e: ProviderEndpointConfig,
+    r: CanonicalCompletionRequest,
+    c: CallContext,
+  ) => Promise<AsyncIterable<CanonicalCompletionChunk>>;
 } {
   return {
     completion: adapter.completion?.bind(adapter) ?? ((e, r, c) => completionViaChat(adapter, e, r, c)),
-    completionStream: adapter.completionStream?.bind(adapter) ?? ((e, r, c) => completionStreamViaChat(adapter, e, r, c)),
+    completionStream:
+      adapter.completionStream?.bind(adapter) ?? ((e, r, c) => completionStreamViaChat(adapter, e, r, c)),
   };
 }

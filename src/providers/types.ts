@@ -41,7 +41,11 @@ export interface ProviderAdapter {
    * chunk carries `usage`. Breaking out of the loop aborts the upstream request. Every chunk is a
    * new object that the adapter keeps no reference to: the caller may change it in place.
    */
-  chatStream(endpoint: ProviderEndpointConfig, req: CanonicalChatRequest, ctx: CallContext): Promise<AsyncIterable<CanonicalChunk>>;
+  chatStream(
+    endpoint: ProviderEndpointConfig,
+    req: CanonicalChatRequest,
+    ctx: CallContext,
+  ): Promise<AsyncIterable<CanonicalChunk>>;
   completion?(
     endpoint: ProviderEndpointConfig,
     req: CanonicalCompletionRequest,

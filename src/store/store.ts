@@ -96,7 +96,9 @@ export function openStore(url: string, options: OpenStoreOptions = {}): Store {
       const migrator = new Migrator({ db, provider: migrationProvider });
       const { error, results } =
         dialect === 'sqlite'
-          ? await withSqliteMigrationLock(db, () => migrator.migrateToLatest(), { failed: (r) => r.error !== undefined })
+          ? await withSqliteMigrationLock(db, () => migrator.migrateToLatest(), {
+              failed: (r) => r.error !== undefined,
+            })
           : await migrator.migrateToLatest();
       if (error !== undefined) throw error instanceof Error ? error : new Error(String(error));
       return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);

@@ -25,7 +25,11 @@ const CODES = new Set([
   'SQLITE_BUSY',
 ]);
 
-const MESSAGES = [/^Connection terminated/, /timeout exceeded when trying to connect/i, /^Client has encountered a connection error/];
+const MESSAGES = [
+  /^Connection terminated/,
+  /timeout exceeded when trying to connect/i,
+  /^Client has encountered a connection error/,
+];
 
 export function isStoreUnavailable(error: unknown, depth = 0): boolean {
   if (depth > 5 || typeof error !== 'object' || error === null) return false;

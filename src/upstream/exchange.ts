@@ -57,8 +57,12 @@ export class UpstreamExchange implements Dispatcher.DispatchHandler, UpstreamRes
   private discarded = false;
   private used = false;
   /** A reader waiting for bytes: the pending `next()` of `chunks()`, or `text()` collecting. */
-  private waiter: { resolve: (value: IteratorResult<Buffer, undefined>) => void; reject: (err: UpstreamError) => void } | null = null;
-  private collector: { limit: number; resolve: (text: string) => void; reject: (err: UpstreamError) => void } | null = null;
+  private waiter: {
+    resolve: (value: IteratorResult<Buffer, undefined>) => void;
+    reject: (err: UpstreamError) => void;
+  } | null = null;
+  private collector: { limit: number; resolve: (text: string) => void; reject: (err: UpstreamError) => void } | null =
+    null;
   private timer: NodeJS.Timeout | null = null;
   private timerIdle = false;
   private listening = false;
@@ -141,7 +145,11 @@ export class UpstreamExchange implements Dispatcher.DispatchHandler, UpstreamRes
   timerFired(): void {
     if (this.waiter === null && this.collector === null) return;
     const { ctx } = this.s;
-    this.fail(this.received === 0 ? timeoutError(ctx.providerId, 'first byte', ctx.timeouts.firstByteMs) : timeoutError(ctx.providerId, 'idle', ctx.timeouts.idleMs));
+    this.fail(
+      this.received === 0
+        ? timeoutError(ctx.providerId, 'first byte', ctx.timeouts.firstByteMs)
+        : timeoutError(ctx.providerId, 'idle', ctx.timeouts.idleMs),
+    );
   }
 
   chunks(): AsyncIterable<Buffer> {
@@ -185,7 +193,8 @@ export class UpstreamExchange implements Dispatcher.DispatchHandler, UpstreamRes
     this.discarded = true;
     this.parts = [];
     this.buffered = 0;
-    if (!this.ended && this.error === null) this.fail(abortedError(this.s.ctx.providerId, new Error('upstream body discarded')));
+    if (!this.ended && this.error === null)
+      this.fail(abortedError(this.s.ctx.providerId, new Error('upstream body discarded')));
   }
 
   private next(): Promise<IteratorResult<Buffer, undefined>> {

@@ -55,7 +55,9 @@ async function failure(promise: Promise<unknown>): Promise<UpstreamError> {
 }
 
 test('a body that came with the headers is read as JSON (multi-byte text intact)', async () => {
-  handlers.set('whole', (_req, res) => res.writeHead(200, { 'content-type': 'application/json', 'x-n': '1' }).end('{"a":"é€😀"}'));
+  handlers.set('whole', (_req, res) =>
+    res.writeHead(200, { 'content-type': 'application/json', 'x-n': '1' }).end('{"a":"é€😀"}'),
+  );
   const res = await client.send(call('whole'));
   assert.equal(res.status, 200);
   assert.equal(res.headers['x-n'], '1');
@@ -94,7 +96,9 @@ test('invalid JSON is a protocol error', async () => {
 test('headers later than the first-byte timeout → timeout (undici times headers coarsely, ~0.5–1 s)', async () => {
   handlers.set('slow-headers', (_req, res) => setTimeout(() => res.writeHead(200).end('{}'), 1500));
   const t0 = Date.now();
-  const err = await failure(client.send(call('slow-headers', { timeouts: { connectMs: 1000, firstByteMs: 100, idleMs: 1000 } })));
+  const err = await failure(
+    client.send(call('slow-headers', { timeouts: { connectMs: 1000, firstByteMs: 100, idleMs: 1000 } })),
+  );
   assert.equal(err.kind, 'timeout');
   assert.ok(Date.now() - t0 < 1400);
 });
@@ -168,7 +172,9 @@ test('aborting while a reader waits rejects it with aborted and closes the conne
     res.write('a');
   });
   const controller = new AbortController();
-  const res = await client.send(call('abort-mid', { signal: controller.signal, timeouts: { connectMs: 1000, firstByteMs: 1000, idleMs: 5000 } }));
+  const res = await client.send(
+    call('abort-mid', { signal: controller.signal, timeouts: { connectMs: 1000, firstByteMs: 1000, idleMs: 5000 } }),
+  );
   const it = res.chunks()[Symbol.asyncIterator]();
   await it.next();
   setTimeout(() => controller.abort(), 20);

@@ -66,8 +66,17 @@ export class UpstreamHttpClient {
     } catch (err) {
       return Promise.reject(err);
     }
-    const ctx: TransportErrorContext = { providerId: call.providerId, apiKey: call.apiKey, signal: call.signal, timeouts: call.timeouts };
-    const exchange = new UpstreamExchange({ ctx, firstByteDeadline: Date.now() + call.timeouts.firstByteMs, maxBodyBytes: this.maxBodyBytes });
+    const ctx: TransportErrorContext = {
+      providerId: call.providerId,
+      apiKey: call.apiKey,
+      signal: call.signal,
+      timeouts: call.timeouts,
+    };
+    const exchange = new UpstreamExchange({
+      ctx,
+      firstByteDeadline: Date.now() + call.timeouts.firstByteMs,
+      maxBodyBytes: this.maxBodyBytes,
+    });
     const started = exchange.started();
     const headers = this.headersFor(call);
     pool.dispatch(
@@ -124,7 +133,10 @@ export class UpstreamHttpClient {
  * For a non-2xx response: reads (a bounded part of) the vendor error body and throws the mapped
  * UpstreamError. Always frees the socket.
  */
-export async function failFromResponse(res: UpstreamResponse, call: Pick<UpstreamCall, 'providerId' | 'apiKey'>): Promise<never> {
+export async function failFromResponse(
+  res: UpstreamResponse,
+  call: Pick<UpstreamCall, 'providerId' | 'apiKey'>,
+): Promise<never> {
   let raw = '';
   try {
     raw = await res.text(ERROR_BODY_BYTES);

@@ -109,7 +109,12 @@ test('many events in one chunk stay linear (smoke)', () => {
 
 test('SseParser: a UTF-8 byte-order mark is dropped even when split across chunks, invalid bytes become U+FFFD', () => {
   const p = new SseParser();
-  const events = [...p.push(Uint8Array.from([0xef, 0xbb])), ...p.push(Uint8Array.from([0xbf, 0x64])), ...p.push(Buffer.from('ata: a\xff\n\n', 'latin1')), ...p.end()];
+  const events = [
+    ...p.push(Uint8Array.from([0xef, 0xbb])),
+    ...p.push(Uint8Array.from([0xbf, 0x64])),
+    ...p.push(Buffer.from('ata: a\xff\n\n', 'latin1')),
+    ...p.end(),
+  ];
   assert.deepEqual(
     events.map((e) => e.data),
     ['a\ufffd'],

@@ -136,7 +136,8 @@ export class SseParser {
   private keepRest(text: string, start: number): void {
     if (start < text.length) {
       this.pending += start === 0 ? text : text.slice(start);
-      if (this.pending.length + this.dataChars > this.maxEventChars) throw new SseEventTooLargeError(this.maxEventChars);
+      if (this.pending.length + this.dataChars > this.maxEventChars)
+        throw new SseEventTooLargeError(this.maxEventChars);
     }
   }
 

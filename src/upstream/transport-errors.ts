@@ -1,4 +1,11 @@
-import { abortedError, isUpstreamError, protocolError, timeoutError, UpstreamError, sanitizeMessage } from './upstream-error.js';
+import {
+  abortedError,
+  isUpstreamError,
+  protocolError,
+  timeoutError,
+  UpstreamError,
+  sanitizeMessage,
+} from './upstream-error.js';
 
 export interface TransportErrorContext {
   providerId: string;

@@ -35,7 +35,11 @@ test('status mapping table', () => {
 test('5xx detail is masked; 4xx detail is kept and the key is scrubbed', () => {
   const e500 = fromHttpStatus({ ...base, upstreamStatus: 500, upstreamMessage: 'stack trace here' });
   assert.equal(e500.message, 'Provider returned error');
-  const e400 = fromHttpStatus({ ...base, upstreamStatus: 400, upstreamMessage: 'bad key sk-secret-key-1234567890 used' });
+  const e400 = fromHttpStatus({
+    ...base,
+    upstreamStatus: 400,
+    upstreamMessage: 'bad key sk-secret-key-1234567890 used',
+  });
   assert.match(e400.message, /bad key \*\*\* used/);
   assert.ok(!e400.message.includes('sk-secret'));
 });
@@ -48,7 +52,10 @@ test('429 carries retry-after for the renderer', () => {
 });
 
 test('sanitizeMessage masks tokens that are not the configured key', () => {
-  const out = sanitizeMessage('Incorrect API key provided: sk-proj-abcdefghijklmnop. Authorization: Bearer abcdefghijklmnopqrstuvwxyz', null);
+  const out = sanitizeMessage(
+    'Incorrect API key provided: sk-proj-abcdefghijklmnop. Authorization: Bearer abcdefghijklmnopqrstuvwxyz',
+    null,
+  );
   assert.ok(!out.includes('abcdefghijklmnop'));
   assert.ok(!out.includes('qrstuvwxyz'));
 });
@@ -63,8 +70,17 @@ test('parseRetryAfter: ms header, seconds, http date, junk', () => {
 });
 
 test('extractVendorError reads OpenAI, OpenRouter and Anthropic shapes', () => {
-  assert.deepEqual(extractVendorError({ error: { message: 'm', type: 'invalid_request_error', code: 'bad' } }), { message: 'm', code: 'bad' });
-  assert.deepEqual(extractVendorError({ error: { code: 429, message: 'r', metadata: { provider_code: 'x' } } }), { message: 'r', code: 'x' });
-  assert.deepEqual(extractVendorError({ type: 'error', error: { type: 'overloaded_error', message: 'o' } }), { message: 'o', code: 'overloaded_error' });
+  assert.deepEqual(extractVendorError({ error: { message: 'm', type: 'invalid_request_error', code: 'bad' } }), {
+    message: 'm',
+    code: 'bad',
+  });
+  assert.deepEqual(extractVendorError({ error: { code: 429, message: 'r', metadata: { provider_code: 'x' } } }), {
+    message: 'r',
+    code: 'x',
+  });
+  assert.deepEqual(extractVendorError({ type: 'error', error: { type: 'overloaded_error', message: 'o' } }), {
+    message: 'o',
+    code: 'overloaded_error',
+  });
   assert.deepEqual(extractVendorError('nope'), { message: null, code: null });
 });

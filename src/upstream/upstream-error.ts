@@ -115,36 +115,98 @@ export function fromHttpStatus(failure: HttpFailure): UpstreamError {
   const withDetail = (prefix: string): string => (detail === '' ? prefix : `${prefix}: ${detail}`);
   if (s === 400 || s === 413 || s === 422) {
     const code = s === 413 ? 'payload_too_large' : 'invalid_request';
-    return new UpstreamError({ ...base, status: 400, code, retryable: false, message: withDetail('Provider rejected the request') });
+    return new UpstreamError({
+      ...base,
+      status: 400,
+      code,
+      retryable: false,
+      message: withDetail('Provider rejected the request'),
+    });
   }
   if (s === 408) {
-    return new UpstreamError({ ...base, status: 408, code: 'timeout', retryable: true, message: withDetail('Provider timed out') });
+    return new UpstreamError({
+      ...base,
+      status: 408,
+      code: 'timeout',
+      retryable: true,
+      message: withDetail('Provider timed out'),
+    });
   }
   if (s === 429) {
-    return new UpstreamError({ ...base, status: 429, code: 'rate_limit_exceeded', retryable: true, message: withDetail('Provider rate limit exceeded') });
+    return new UpstreamError({
+      ...base,
+      status: 429,
+      code: 'rate_limit_exceeded',
+      retryable: true,
+      message: withDetail('Provider rate limit exceeded'),
+    });
   }
   if (s === 401 || s === 403) {
-    return new UpstreamError({ ...base, status: 502, code: 'provider_unavailable', retryable: true, message: withDetail('Provider rejected the gateway credentials') });
+    return new UpstreamError({
+      ...base,
+      status: 502,
+      code: 'provider_unavailable',
+      retryable: true,
+      message: withDetail('Provider rejected the gateway credentials'),
+    });
   }
   if (s === 402) {
-    return new UpstreamError({ ...base, status: 502, code: 'provider_unavailable', retryable: true, message: withDetail('Provider account has insufficient credits') });
+    return new UpstreamError({
+      ...base,
+      status: 502,
+      code: 'provider_unavailable',
+      retryable: true,
+      message: withDetail('Provider account has insufficient credits'),
+    });
   }
   if (s === 404) {
-    return new UpstreamError({ ...base, status: 502, code: 'provider_unavailable', retryable: true, message: withDetail('Provider does not serve this model or path') });
+    return new UpstreamError({
+      ...base,
+      status: 502,
+      code: 'provider_unavailable',
+      retryable: true,
+      message: withDetail('Provider does not serve this model or path'),
+    });
   }
   if (s === 503 || s === 529) {
-    return new UpstreamError({ ...base, status: 503, code: 'provider_overloaded', retryable: true, message: withDetail('Provider overloaded') });
+    return new UpstreamError({
+      ...base,
+      status: 503,
+      code: 'provider_overloaded',
+      retryable: true,
+      message: withDetail('Provider overloaded'),
+    });
   }
   if (s >= 400 && s < 500) {
-    return new UpstreamError({ ...base, status: 400, code: 'invalid_request', retryable: false, message: withDetail('Provider rejected the request') });
+    return new UpstreamError({
+      ...base,
+      status: 400,
+      code: 'invalid_request',
+      retryable: false,
+      message: withDetail('Provider rejected the request'),
+    });
   }
   // 5xx (and any unexpected status): the detail of a server error is not the client's business.
-  return new UpstreamError({ ...base, status: 502, code: 'provider_unavailable', retryable: true, message: 'Provider returned error' });
+  return new UpstreamError({
+    ...base,
+    status: 502,
+    code: 'provider_unavailable',
+    retryable: true,
+    message: 'Provider returned error',
+  });
 }
 
 /** A stream or body we could not use (bad JSON, cut stream, missing terminator). */
 export function protocolError(providerId: string, message: string, cause?: unknown): UpstreamError {
-  return new UpstreamError({ kind: 'protocol', status: 502, code: 'provider_unavailable', retryable: true, providerId, message, cause });
+  return new UpstreamError({
+    kind: 'protocol',
+    status: 502,
+    code: 'provider_unavailable',
+    retryable: true,
+    providerId,
+    message,
+    cause,
+  });
 }
 
 export function timeoutError(providerId: string, phase: 'connect' | 'first byte' | 'idle', ms: number): UpstreamError {
@@ -171,7 +233,10 @@ export function abortedError(providerId: string, cause?: unknown): UpstreamError
 }
 
 /** Parses `retry-after-ms`, then `retry-after` (seconds or HTTP date) into milliseconds. */
-export function parseRetryAfter(headers: Record<string, string | string[] | undefined>, now = Date.now()): number | null {
+export function parseRetryAfter(
+  headers: Record<string, string | string[] | undefined>,
+  now = Date.now(),
+): number | null {
   const first = (v: string | string[] | undefined): string | undefined => (Array.isArray(v) ? v[0] : v);
   const ms = first(headers['retry-after-ms']);
   if (ms !== undefined && /^\d+(\.\d+)?$/.test(ms.trim())) return Math.round(Number(ms));

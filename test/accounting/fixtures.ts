@@ -134,7 +134,10 @@ export class MemoryLedger implements LedgerRepository {
     return out;
   }
 
-  async usageFor(hashes: readonly string[], windows: readonly string[]): Promise<Map<string, Map<string, WindowSpend>>> {
+  async usageFor(
+    hashes: readonly string[],
+    windows: readonly string[],
+  ): Promise<Map<string, Map<string, WindowSpend>>> {
     const out = new Map<string, Map<string, WindowSpend>>();
     for (const h of hashes) {
       const m = await this.spendFor(h, windows);
@@ -170,7 +173,12 @@ export class MemoryLedger implements LedgerRepository {
     return { leaseUsd, roomUsd };
   }
 
-  async renewLeases(holder: string, leases: readonly LeaseState[], expiresAt: string, purgeBefore: string): Promise<LeaseSlot[]> {
+  async renewLeases(
+    holder: string,
+    leases: readonly LeaseState[],
+    expiresAt: string,
+    purgeBefore: string,
+  ): Promise<LeaseSlot[]> {
     await Promise.resolve();
     const missing: LeaseSlot[] = [];
     for (const l of leases) {

@@ -7,13 +7,51 @@ import { generation } from './fixtures.js';
 
 /** The wire keys of reference §7.2, all of which must be present. */
 const GENERATION_KEYS = [
-  'id', 'created_at', 'model', 'origin', 'api_type', 'app_id', 'http_referer', 'user_agent', 'external_user',
-  'workspace_id', 'preset_id', 'session_id', 'request_id', 'provider_name', 'router', 'streamed', 'cancelled',
-  'finish_reason', 'native_finish_reason', 'data_region', 'is_byok', 'total_cost', 'usage', 'upstream_inference_cost',
-  'cache_discount', 'tokens_prompt', 'tokens_completion', 'native_tokens_prompt', 'native_tokens_completion',
-  'native_tokens_reasoning', 'native_tokens_cached', 'native_tokens_completion_images', 'num_media_prompt',
-  'num_media_completion', 'num_input_audio_prompt', 'num_search_results', 'num_fetches', 'latency', 'generation_time',
-  'moderation_latency', 'service_tier', 'upstream_id', 'web_search_engine', 'response_cache_source_id', 'provider_responses',
+  'id',
+  'created_at',
+  'model',
+  'origin',
+  'api_type',
+  'app_id',
+  'http_referer',
+  'user_agent',
+  'external_user',
+  'workspace_id',
+  'preset_id',
+  'session_id',
+  'request_id',
+  'provider_name',
+  'router',
+  'streamed',
+  'cancelled',
+  'finish_reason',
+  'native_finish_reason',
+  'data_region',
+  'is_byok',
+  'total_cost',
+  'usage',
+  'upstream_inference_cost',
+  'cache_discount',
+  'tokens_prompt',
+  'tokens_completion',
+  'native_tokens_prompt',
+  'native_tokens_completion',
+  'native_tokens_reasoning',
+  'native_tokens_cached',
+  'native_tokens_completion_images',
+  'num_media_prompt',
+  'num_media_completion',
+  'num_input_audio_prompt',
+  'num_search_results',
+  'num_fetches',
+  'latency',
+  'generation_time',
+  'moderation_latency',
+  'service_tier',
+  'upstream_id',
+  'web_search_engine',
+  'response_cache_source_id',
+  'provider_responses',
   // Switchyard's extension: the content filters that flagged the request.
   'content_filter_flags',
 ];
@@ -28,7 +66,10 @@ for (const dialect of dialects()) {
       server = await startTestServer({ dialect });
       meter = server.running.services.meter;
       for (const name of ['one', 'two']) {
-        const created = await call<{ data: { hash: string }; key: string }>(server, 'POST', '/keys', { token: server.managementToken, body: { name } });
+        const created = await call<{ data: { hash: string }; key: string }>(server, 'POST', '/keys', {
+          token: server.managementToken,
+          body: { name },
+        });
         assert.equal(created.status, 201);
         keys.push({ hash: created.body.data.hash, token: created.body.key });
       }
@@ -57,7 +98,9 @@ for (const dialect of dialects()) {
       meter.settle({ accounts: [g.keyHash], amountUsd: 0 }, g);
       for (const phase of ['queued', 'flushed']) {
         if (phase === 'flushed') await meter.flush();
-        const res = await call<{ data: Record<string, unknown> }>(server, 'GET', `/generation?id=${g.id}`, { token: key(0).token });
+        const res = await call<{ data: Record<string, unknown> }>(server, 'GET', `/generation?id=${g.id}`, {
+          token: key(0).token,
+        });
         assert.equal(res.status, 200, phase);
         assert.deepEqual(Object.keys(res.body.data).sort(), [...GENERATION_KEYS].sort());
         const d = res.body.data;
@@ -87,7 +130,13 @@ for (const dialect of dialects()) {
     });
 
     it('parses with the official SDK', async () => {
-      const g = generation({ keyHash: key(0).hash, upstreamId: null, finishReason: null, presetId: 'p-1', attempts: [] });
+      const g = generation({
+        keyHash: key(0).hash,
+        upstreamId: null,
+        finishReason: null,
+        presetId: 'p-1',
+        attempts: [],
+      });
       meter.settle({ accounts: [g.keyHash], amountUsd: 0 }, g);
       const sdk = new OpenRouter({ apiKey: key(0).token, serverURL: server.api, retryConfig: { strategy: 'none' } });
       const res = await sdk.generations.getGeneration({ id: g.id });
@@ -101,19 +150,26 @@ for (const dialect of dialects()) {
     it("404 for another key's generation and for unknown ids; 400 without id; management keys refused", async () => {
       const g = generation({ keyHash: key(0).hash });
       meter.settle({ accounts: [g.keyHash], amountUsd: 0 }, g);
-      const other = await call<{ error: { code: number } }>(server, 'GET', `/generation?id=${g.id}`, { token: key(1).token });
+      const other = await call<{ error: { code: number } }>(server, 'GET', `/generation?id=${g.id}`, {
+        token: key(1).token,
+      });
       assert.equal(other.status, 404);
       assert.equal(other.body.error.code, 404);
       assert.equal((await call(server, 'GET', '/generation?id=gen-nope', { token: key(0).token })).status, 404);
       assert.equal((await call(server, 'GET', '/generation', { token: key(0).token })).status, 400);
       assert.equal((await call(server, 'GET', '/generation?id=', { token: key(0).token })).status, 400);
-      assert.equal((await call(server, 'GET', `/generation?id=${g.id}`, { token: server.managementToken })).status, 403);
+      assert.equal(
+        (await call(server, 'GET', `/generation?id=${g.id}`, { token: server.managementToken })).status,
+        403,
+      );
       assert.equal((await call(server, 'GET', `/generation?id=${g.id}`, { token: null })).status, 401);
     });
 
     it('GET /metrics answers Prometheus text with the ledger queue depth', async () => {
       meter.settle({ accounts: [key(0).hash], amountUsd: 0 }, generation({ keyHash: key(0).hash }));
-      const res = await fetch(`${server.api}/metrics`, { headers: { authorization: `Bearer ${server.managementToken}` } });
+      const res = await fetch(`${server.api}/metrics`, {
+        headers: { authorization: `Bearer ${server.managementToken}` },
+      });
       assert.equal(res.status, 200);
       assert.match(res.headers.get('content-type') ?? '', /^text\/plain/);
       const text = await res.text();

@@ -11,7 +11,17 @@ const NOW = '2026-11-21T12:00:00.000Z';
 const LATER = '2026-11-21T12:00:30.000Z';
 
 function request(account: string, holder: string, patch: Partial<LeaseRequest> = {}): LeaseRequest {
-  return { account, window: 'lifetime', holder, limitUsd: 1, needUsd: 0.1, wantUsd: 0.3, now: NOW, expiresAt: LATER, ...patch };
+  return {
+    account,
+    window: 'lifetime',
+    holder,
+    limitUsd: 1,
+    needUsd: 0.1,
+    wantUsd: 0.3,
+    now: NOW,
+    expiresAt: LATER,
+    ...patch,
+  };
 }
 
 for (const dialect of dialects()) {
@@ -27,7 +37,10 @@ for (const dialect of dialects()) {
 
     it('grants up to want within limit − stored spend − live leases of others; refuses below need', async () => {
       const g = generation({ keyHash: 'acct-a', costUsd: 0.4 });
-      await ledger.writeBatch([g], [{ generationId: g.id, account: 'acct-a', window: 'lifetime', amountUsd: 0.4, byokUsd: 0 }]);
+      await ledger.writeBatch(
+        [g],
+        [{ generationId: g.id, account: 'acct-a', window: 'lifetime', amountUsd: 0.4, byokUsd: 0 }],
+      );
       assert.deepEqual(await ledger.grantLease(request('acct-a', 'r1')), { leaseUsd: 0.3, roomUsd: 0.6 });
       const second = await ledger.grantLease(request('acct-a', 'r2', { needUsd: 0.2, wantUsd: 0.9 }));
       assert.ok(second.leaseUsd !== null && near(second.leaseUsd, 0.3), `r2 gets what is left: ${second.leaseUsd}`);
@@ -43,9 +56,22 @@ for (const dialect of dialects()) {
       const later = { now: '2026-11-21T12:01:00.000Z', expiresAt: '2026-11-21T12:01:30.000Z' };
       const grant = await ledger.grantLease(request('acct-b', 'alive', { ...later, needUsd: 0.5, wantUsd: 1 }));
       assert.equal(grant.leaseUsd, 1);
-      const missing = await ledger.renewLeases('dead', [{ account: 'acct-b', window: 'lifetime', leaseUsd: 0.9 }], later.expiresAt, later.now);
+      const missing = await ledger.renewLeases(
+        'dead',
+        [{ account: 'acct-b', window: 'lifetime', leaseUsd: 0.9 }],
+        later.expiresAt,
+        later.now,
+      );
       assert.deepEqual(missing, [{ account: 'acct-b', window: 'lifetime' }]);
-      assert.deepEqual(await ledger.renewLeases('alive', [{ account: 'acct-b', window: 'lifetime', leaseUsd: 0.25 }], later.expiresAt, later.now), []);
+      assert.deepEqual(
+        await ledger.renewLeases(
+          'alive',
+          [{ account: 'acct-b', window: 'lifetime', leaseUsd: 0.25 }],
+          later.expiresAt,
+          later.now,
+        ),
+        [],
+      );
       const other = await ledger.grantLease(request('acct-b', 'third', { ...later, needUsd: 0.75, wantUsd: 1 }));
       assert.ok(other.leaseUsd !== null && near(other.leaseUsd, 0.75), 'a renewed (shrunk) lease frees the rest');
       await ledger.releaseLeases('alive', [{ account: 'acct-b', window: 'lifetime' }]);
@@ -55,7 +81,9 @@ for (const dialect of dialects()) {
 
     it('concurrent grants of many replicas never lease more than the limit together', async () => {
       const holders = Array.from({ length: 12 }, (_, i) => `h${i}`);
-      const results = await Promise.all(holders.map((h) => ledger.grantLease(request('acct-c', h, { needUsd: 0.1, wantUsd: 0.25 }))));
+      const results = await Promise.all(
+        holders.map((h) => ledger.grantLease(request('acct-c', h, { needUsd: 0.1, wantUsd: 0.25 }))),
+      );
       const total = results.reduce((n, r) => n + (r.leaseUsd ?? 0), 0);
       assert.ok(total <= 1 + 1e-9, `leased ${total} of a limit of 1`);
       assert.ok(results.filter((r) => r.leaseUsd !== null).length >= 4);

@@ -15,7 +15,13 @@ const deltas = (generationId: string, keyHash: string, amountUsd: number): Spend
   W.map((window) => ({ generationId, account: keyHash, window, amountUsd, byokUsd: 0 }));
 
 // Every dialect with both batch writers: the fixed-statement one the store uses, and Kysely's (over transactions).
-for (const [dialect, writer] of dialects().flatMap((d) => [[d, 'fixed statements'], [d, 'kysely']] as const)) {
+for (const [dialect, writer] of dialects().flatMap(
+  (d) =>
+    [
+      [d, 'fixed statements'],
+      [d, 'kysely'],
+    ] as const,
+)) {
   describe(`ledger repository (${dialect}, ${writer})`, () => {
     let store: AccountingDb;
     let ledger: LedgerRepository;
@@ -85,7 +91,10 @@ for (const [dialect, writer] of dialects().flatMap((d) => [[d, 'fixed statements
       let written: Promise<void> = Promise.resolve();
       await assert.rejects(
         store.db.transaction().execute(async (trx) => {
-          await trx.insertInto('spend_counters').values({ account: key, window: 'day:1999-01-01', amount_usd: 1, byok_usd: 0 }).execute();
+          await trx
+            .insertInto('spend_counters')
+            .values({ account: key, window: 'day:1999-01-01', amount_usd: 1, byok_usd: 0 })
+            .execute();
           written = ledger.writeBatch([g], deltas(g.id, key, 0.5));
           await new Promise((resolve) => setTimeout(resolve, 20));
           throw new Error('roll back');
@@ -132,7 +141,10 @@ for (const [dialect, writer] of dialects().flatMap((d) => [[d, 'fixed statements
       const key = '5'.repeat(64);
       const amounts = [0.1, 0.2, 0.3, 1e-17, 0.7];
       const gens = amounts.map((costUsd) => generation({ keyHash: key, costUsd }));
-      await ledger.writeBatch(gens, gens.flatMap((g) => deltas(g.id, key, g.costUsd)));
+      await ledger.writeBatch(
+        gens,
+        gens.flatMap((g) => deltas(g.id, key, g.costUsd)),
+      );
       const sum = amounts.reduce((a, b) => a + b);
       await ledger.writeBatch([generation({ keyHash: key })], []);
       const more = generation({ keyHash: key, costUsd: 0.1 });
@@ -169,7 +181,10 @@ for (const [dialect, writer] of dialects().flatMap((d) => [[d, 'fixed statements
     it('a batch larger than one INSERT statement', async () => {
       const key = '8'.repeat(64);
       const many = Array.from({ length: 450 }, () => generation({ keyHash: key, costUsd: 0.001 }));
-      await ledger.writeBatch(many, many.flatMap((g) => deltas(g.id, key, 0.001)));
+      await ledger.writeBatch(
+        many,
+        many.flatMap((g) => deltas(g.id, key, 0.001)),
+      );
       assert.ok(near((await ledger.spendFor(key, ['lifetime'])).get('lifetime')?.amountUsd ?? -1, 0.45));
       assert.equal((await ledger.findGeneration(many[449]?.id ?? ''))?.keyHash, key);
     });

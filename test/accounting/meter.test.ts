@@ -21,7 +21,8 @@ describe('meter: reservations', () => {
     const results = await Promise.allSettled(Array.from({ length: 50 }, () => meter.reserve(key, 0.01)));
     const ok = results.filter((r) => r.status === 'fulfilled');
     assert.equal(ok.length, 5);
-    for (const r of results) if (r.status === 'rejected') assert.ok(isGatewayError(r.reason) && r.reason.status === 402);
+    for (const r of results)
+      if (r.status === 'rejected') assert.ok(isGatewayError(r.reason) && r.reason.status === 402);
     assert.ok(ledger.grants <= 3, `${ledger.grants} grants`);
     assert.equal(ledger.reads, 0, 'no spend read on the hot path');
     await meter.close();
@@ -43,9 +44,15 @@ describe('meter: reservations', () => {
     const key = apiKey({ limit: 1, limitReset: null });
     meter.release(await meter.reserve(key, 0.5));
     key.limit = 0.1;
-    await assert.rejects(meter.reserve(key, 0.5), (e: unknown) => isGatewayError(e) && e.status === 402 && e.metadata?.['limit'] === 0.1);
+    await assert.rejects(
+      meter.reserve(key, 0.5),
+      (e: unknown) => isGatewayError(e) && e.status === 402 && e.metadata?.['limit'] === 0.1,
+    );
     key.limitReset = 'daily';
-    await assert.rejects(meter.reserve(key, 0.5), (e: unknown) => isGatewayError(e) && e.metadata?.['limit_reset'] === 'daily');
+    await assert.rejects(
+      meter.reserve(key, 0.5),
+      (e: unknown) => isGatewayError(e) && e.metadata?.['limit_reset'] === 'daily',
+    );
     await meter.close();
   });
 
@@ -172,7 +179,10 @@ describe('meter: reservations', () => {
   it('a grant that cannot reach the database is a 503, never a 402', async () => {
     const { meter, ledger } = meterWith();
     ledger.failGrants = 1;
-    await assert.rejects(meter.reserve(apiKey({ limit: 1 }), 0.01), (e: unknown) => isGatewayError(e) && e.status === 503);
+    await assert.rejects(
+      meter.reserve(apiKey({ limit: 1 }), 0.01),
+      (e: unknown) => isGatewayError(e) && e.status === 503,
+    );
     meter.release(await meter.reserve(apiKey({ limit: 1 }), 0.01));
     await meter.close();
   });
@@ -180,10 +190,25 @@ describe('meter: reservations', () => {
 
 describe('meter: windows roll over with the clock', () => {
   const cases: { reset: 'daily' | 'weekly' | 'monthly'; before: string; stillSame: string; after: string }[] = [
-    { reset: 'daily', before: '2026-11-21T08:00:00.000Z', stillSame: '2026-11-21T23:59:59.999Z', after: '2026-11-22T00:00:00.000Z' },
+    {
+      reset: 'daily',
+      before: '2026-11-21T08:00:00.000Z',
+      stillSame: '2026-11-21T23:59:59.999Z',
+      after: '2026-11-22T00:00:00.000Z',
+    },
     // 2026-11-16 is a Monday: the week runs to Sunday 2026-11-22.
-    { reset: 'weekly', before: '2026-11-16T00:00:00.000Z', stillSame: '2026-11-22T23:59:59.999Z', after: '2026-11-23T00:00:00.000Z' },
-    { reset: 'monthly', before: '2026-01-01T00:00:00.000Z', stillSame: '2026-01-31T23:59:59.999Z', after: '2026-02-01T00:00:00.000Z' },
+    {
+      reset: 'weekly',
+      before: '2026-11-16T00:00:00.000Z',
+      stillSame: '2026-11-22T23:59:59.999Z',
+      after: '2026-11-23T00:00:00.000Z',
+    },
+    {
+      reset: 'monthly',
+      before: '2026-01-01T00:00:00.000Z',
+      stillSame: '2026-01-31T23:59:59.999Z',
+      after: '2026-02-01T00:00:00.000Z',
+    },
   ];
   for (const c of cases) {
     it(`${c.reset}: spent out until ${c.stillSame}, fresh at ${c.after}`, async () => {
@@ -217,8 +242,14 @@ describe('meter: windows roll over with the clock', () => {
     meter.settle(await meter.reserve(apiKey(), 0), generation({ costUsd: 0.03 }));
     const read = async (iso: string) => (await meter.usageReader.read([HASH], new Date(iso))).get(HASH);
     assert.deepEqual(await read('2026-11-22T23:30:00Z'), {
-      usage: 0.03, usageDaily: 0.03, usageWeekly: 0.03, usageMonthly: 0.03,
-      byokUsage: 0, byokUsageDaily: 0, byokUsageWeekly: 0, byokUsageMonthly: 0,
+      usage: 0.03,
+      usageDaily: 0.03,
+      usageWeekly: 0.03,
+      usageMonthly: 0.03,
+      byokUsage: 0,
+      byokUsageDaily: 0,
+      byokUsageWeekly: 0,
+      byokUsageMonthly: 0,
     });
     await meter.flush();
     const monday = await read('2026-11-23T00:00:00Z');
@@ -230,4 +261,3 @@ describe('meter: windows roll over with the clock', () => {
     await meter.close();
   });
 });
-

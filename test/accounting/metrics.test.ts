@@ -31,15 +31,31 @@ describe('metrics', () => {
 
   it('typed recorders produce the labelled series', async () => {
     const m = new Metrics();
-    m.recordModelCall({ provider: 'openai', model: 'openai/gpt-4o', outcome: 'success', promptTokens: 100, completionTokens: 20, costUsd: 0.5 });
-    m.recordModelCall({ provider: 'openai', model: 'openai/gpt-4o', outcome: 'success', promptTokens: 1, costUsd: Number.NaN });
+    m.recordModelCall({
+      provider: 'openai',
+      model: 'openai/gpt-4o',
+      outcome: 'success',
+      promptTokens: 100,
+      completionTokens: 20,
+      costUsd: 0.5,
+    });
+    m.recordModelCall({
+      provider: 'openai',
+      model: 'openai/gpt-4o',
+      outcome: 'success',
+      promptTokens: 1,
+      costUsd: Number.NaN,
+    });
     m.recordUpstreamError('anthropic', 529);
     m.recordUpstreamError('anthropic', null);
     m.observeUpstreamLatency('openai', 0.2);
     m.recordLedgerFlushFailure();
     m.trackLedger({ queueDepth: () => 7 });
     const text = await m.render();
-    assert.match(text, /^switchyard_model_calls_total\{provider="openai",model="openai\/gpt-4o",outcome="success"\} 2$/m);
+    assert.match(
+      text,
+      /^switchyard_model_calls_total\{provider="openai",model="openai\/gpt-4o",outcome="success"\} 2$/m,
+    );
     assert.match(text, /^switchyard_tokens_total\{provider="openai",model="openai\/gpt-4o",kind="prompt"\} 101$/m);
     assert.match(text, /^switchyard_tokens_total\{provider="openai",model="openai\/gpt-4o",kind="completion"\} 20$/m);
     assert.match(text, /^switchyard_cost_usd_total\{provider="openai",model="openai\/gpt-4o"\} 0.5$/m);
@@ -70,11 +86,21 @@ describe('metrics', () => {
     await app.inject({ method: 'POST', url: '/p/scoped/7' });
     const text = await m.render();
     assert.match(text, /^switchyard_http_requests_total\{route="\/keys\/:hash",method="GET",status="200"\} 2$/m);
-    assert.match(text, new RegExp(`^switchyard_http_requests_total\\{route="${UNMATCHED_ROUTE}",method="GET",status="404"\\} 1$`, 'm'));
-    assert.match(text, /^switchyard_http_request_duration_seconds_count\{route="\/keys\/:hash",method="GET",status="200"\} 2$/m);
+    assert.match(
+      text,
+      new RegExp(`^switchyard_http_requests_total\\{route="${UNMATCHED_ROUTE}",method="GET",status="404"\\} 1$`, 'm'),
+    );
+    assert.match(
+      text,
+      /^switchyard_http_request_duration_seconds_count\{route="\/keys\/:hash",method="GET",status="200"\} 2$/m,
+    );
     assert.match(text, /^switchyard_http_requests_total\{route="\/keys\/:hash",method="HEAD",status="200"\} 1$/m);
     assert.match(text, /^switchyard_http_requests_total\{route="\/p\/scoped\/:id",method="POST",status="200"\} 1$/m);
-    assert.equal(text.match(/^switchyard_http_requests_total\{/gm)?.length, 4, 'one series per route, method and status; no double count');
+    assert.equal(
+      text.match(/^switchyard_http_requests_total\{/gm)?.length,
+      4,
+      'one series per route, method and status; no double count',
+    );
     for (const leak of ['abc123', 'leak', secret, 'secret-path']) assert.ok(!text.includes(leak), leak);
     await app.close();
   });
@@ -100,9 +126,13 @@ describe('call log', () => {
     assert.equal(line.cost_usd, g.costUsd);
     assert.equal(line.prompt_tokens, 10);
     assert.ok(!JSON.stringify(line).includes(g.keyHash));
-    assert.equal('msg' in line, false, 'the message is the log line\'s own msg, not repeated under call');
+    assert.equal('msg' in line, false, "the message is the log line's own msg, not repeated under call");
     assert.equal(callLogLine(generation({ cancelled: true })).outcome, 'cancelled');
-    assert.equal(callLogLine(generation({ finishReason: 'error', attempts: [{ provider: 'x', model: 'y', status: 502 }] })).outcome, 'error');
+    assert.equal(
+      callLogLine(generation({ finishReason: 'error', attempts: [{ provider: 'x', model: 'y', status: 502 }] }))
+        .outcome,
+      'error',
+    );
     assert.equal(callLogLine(generation({ attempts: [] })).status, null);
   });
 });

@@ -6,7 +6,10 @@ import { limitWindow, windowList, windowListAt, windowsAt } from '../../src/doma
 describe('spend windows', () => {
   it('names UTC day, Monday-started ISO week and month', () => {
     assert.deepEqual(windowsAt(new Date('2026-11-21T12:00:00Z')), {
-      lifetime: 'lifetime', day: 'day:2026-11-21', week: 'week:2026-11-16', month: 'month:2026-11',
+      lifetime: 'lifetime',
+      day: 'day:2026-11-21',
+      week: 'week:2026-11-16',
+      month: 'month:2026-11',
     });
     // Sunday belongs to the week that started on the Monday before.
     assert.equal(windowsAt(new Date('2026-11-22T23:59:59.999Z')).week, 'week:2026-11-16');
@@ -31,7 +34,12 @@ describe('spend windows', () => {
     assert.deepEqual(windowListAt(new Date('2026-11-22T12:00:00Z')), windowList(morning));
     assert.ok(Object.isFrozen(morning) && Object.isFrozen(windowListAt(new Date('2026-11-22T12:00:00Z'))));
     const monday = windowsAt(new Date('2026-11-23T00:00:00.000Z'));
-    assert.deepEqual(monday, { lifetime: 'lifetime', day: 'day:2026-11-23', week: 'week:2026-11-23', month: 'month:2026-11' });
+    assert.deepEqual(monday, {
+      lifetime: 'lifetime',
+      day: 'day:2026-11-23',
+      week: 'week:2026-11-23',
+      month: 'month:2026-11',
+    });
     // Going back in time (a test clock) recomputes too.
     assert.equal(windowsAt(new Date('2026-11-21T12:00:00Z')).day, 'day:2026-11-21');
     assert.equal(limitWindow('monthly', new Date('2026-12-01T00:00:00Z')), 'month:2026-12');

@@ -29,7 +29,10 @@ describe('authentication matrix (seed §5)', () => {
 
   before(async () => {
     server = await startTestServer({ dialect: 'sqlite' });
-    const res = await call<{ key: string }>(server, 'POST', '/keys', { token: server.managementToken, body: { name: 'api' } });
+    const res = await call<{ key: string }>(server, 'POST', '/keys', {
+      token: server.managementToken,
+      body: { name: 'api' },
+    });
     apiKey = res.body.key;
   });
   after(() => server.close());
@@ -42,7 +45,10 @@ describe('authentication matrix (seed §5)', () => {
       assert.equal((await call(server, method, path, { body, token: generateToken() })).status, 401);
       assert.equal((await call(server, method, path, { body, token: 'garbage' })).status, 401);
       assert.equal((await call(server, method, path, { body, headers: { authorization: 'Basic abc' } })).status, 401);
-      const forbidden = await call<{ error: { code: number; message: string } }>(server, method, path, { body, token: apiKey });
+      const forbidden = await call<{ error: { code: number; message: string } }>(server, method, path, {
+        body,
+        token: apiKey,
+      });
       assert.equal(forbidden.status, 403);
       assert.equal(forbidden.body.error.message, 'Only management keys can perform this operation');
     });

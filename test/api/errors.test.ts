@@ -30,12 +30,19 @@ describe('error envelope and input hygiene', () => {
   });
 
   it('a body over the configured limit is a 413', async () => {
-    const res = await call(server, 'POST', '/keys', { token: server.managementToken, body: { name: 'x'.repeat(10_000) } });
+    const res = await call(server, 'POST', '/keys', {
+      token: server.managementToken,
+      body: { name: 'x'.repeat(10_000) },
+    });
     expectEnvelope(res, 413);
   });
 
   it('a non-JSON content type is a 4xx in the envelope', async () => {
-    const res = await call(server, 'POST', '/keys', { token: server.managementToken, raw: 'name=x', headers: { 'content-type': 'application/x-www-form-urlencoded' } });
+    const res = await call(server, 'POST', '/keys', {
+      token: server.managementToken,
+      raw: 'name=x',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    });
     assert.ok(res.status === 415 || res.status === 400);
     expectEnvelope(res, res.status);
   });
@@ -54,16 +61,29 @@ describe('error envelope and input hygiene', () => {
   });
 
   it('__proto__ in a body cannot pollute objects', async () => {
-    const res = await call(server, 'POST', '/keys', { token: server.managementToken, raw: '{"name":"p","__proto__":{"admin":true}}' });
+    const res = await call(server, 'POST', '/keys', {
+      token: server.managementToken,
+      raw: '{"name":"p","__proto__":{"admin":true}}',
+    });
     assert.equal(res.status, 201);
     assert.equal(({} as Record<string, unknown>).admin, undefined);
   });
 
   it('serves an OpenAPI 3.1 document built from the route schemas', async () => {
-    const res = await call<{ openapi: string; paths: Record<string, Record<string, unknown>> }>(server, 'GET', '/openapi.json');
+    const res = await call<{ openapi: string; paths: Record<string, Record<string, unknown>> }>(
+      server,
+      'GET',
+      '/openapi.json',
+    );
     assert.equal(res.status, 200);
     assert.equal(res.body.openapi, '3.1.0');
-    for (const path of ['/keys', '/keys/{hash}/rotate', '/workspaces/{id}/members/remove', '/organization/members', '/key']) {
+    for (const path of [
+      '/keys',
+      '/keys/{hash}/rotate',
+      '/workspaces/{id}/members/remove',
+      '/organization/members',
+      '/key',
+    ]) {
       assert.ok(res.body.paths[path] !== undefined, `${path} documented`);
     }
   });

@@ -11,7 +11,11 @@ for (const dialect of dialects()) {
 
     before(async () => {
       server = await startTestServer({ dialect });
-      sdk = new OpenRouter({ apiKey: server.managementToken, serverURL: server.api, retryConfig: { strategy: 'none' } });
+      sdk = new OpenRouter({
+        apiKey: server.managementToken,
+        serverURL: server.api,
+        retryConfig: { strategy: 'none' },
+      });
     });
     after(() => server.close());
 
@@ -26,7 +30,10 @@ for (const dialect of dialects()) {
           enforceZdr: true,
           enforceZdrAnthropic: false,
           includeByokInBudgets: true,
-          contentFilterBuiltins: [{ slug: 'email', action: 'redact' }, { slug: 'regex-prompt-injection', action: 'flag', scanScope: 'user_only' }],
+          contentFilterBuiltins: [
+            { slug: 'email', action: 'redact' },
+            { slug: 'regex-prompt-injection', action: 'flag', scanScope: 'user_only' },
+          ],
           contentFilters: [{ pattern: 'secret-\\d+', action: 'block', label: 'SECRET' }],
         },
       });
@@ -36,7 +43,9 @@ for (const dialect of dialects()) {
       assert.equal(created.data.resetInterval, 'daily');
       assert.equal(created.data.contentFilterBuiltins?.[0]?.label, '[EMAIL]');
       assert.equal(created.data.contentFilterBuiltins?.[1]?.scanScope, 'user_only');
-      const raw = await call<{ data: Record<string, unknown> }>(server, 'GET', `/guardrails/${id}`, { token: server.managementToken });
+      const raw = await call<{ data: Record<string, unknown> }>(server, 'GET', `/guardrails/${id}`, {
+        token: server.managementToken,
+      });
       assert.equal(raw.body.data.enforce_zdr_vendor_a, false, 'enforce_zdr_anthropic is the vendor_a alias');
       assert.equal(raw.body.data.enforce_zdr_vendor_b, true, 'rule Z');
 
@@ -45,7 +54,10 @@ for (const dialect of dialects()) {
       assert.equal(page.result.totalCount, page.result.data.length);
       const got = await sdk.guardrails.get({ id });
       assert.equal(got.data.limitUsd, 5);
-      const updated = await sdk.guardrails.update({ id, updateGuardrailRequest: { name: 'Renamed', contentFilters: null, enforceZdrOther: false } });
+      const updated = await sdk.guardrails.update({
+        id,
+        updateGuardrailRequest: { name: 'Renamed', contentFilters: null, enforceZdrOther: false },
+      });
       assert.equal(updated.data.name, 'Renamed');
       assert.equal(updated.data.contentFilters, null);
       assert.equal(updated.data.enforceZdrOther, false);
@@ -64,7 +76,10 @@ for (const dialect of dialects()) {
       const userId = member.body.data.id;
       const id = g.data.id;
 
-      const assigned = await sdk.guardrails.bulkAssignKeys({ id, bulkAssignKeysRequest: { keyHashes: [key.data.hash] } });
+      const assigned = await sdk.guardrails.bulkAssignKeys({
+        id,
+        bulkAssignKeysRequest: { keyHashes: [key.data.hash] },
+      });
       assert.equal(assigned.assignedCount, 1);
       const perGuardrail = await sdk.guardrails.listGuardrailKeyAssignments({ id });
       assert.equal(perGuardrail.result.totalCount, 1);
@@ -72,17 +87,26 @@ for (const dialect of dialects()) {
       assert.equal(perGuardrail.result.data[0]?.keyName, 'sdk assigned key');
       const allKeys = await sdk.guardrails.listKeyAssignments({});
       assert.ok(allKeys.result.data.some((a) => a.keyHash === key.data.hash));
-      const unassigned = await sdk.guardrails.bulkUnassignKeys({ id, bulkUnassignKeysRequest: { keyHashes: [key.data.hash] } });
+      const unassigned = await sdk.guardrails.bulkUnassignKeys({
+        id,
+        bulkUnassignKeysRequest: { keyHashes: [key.data.hash] },
+      });
       assert.equal(unassigned.unassignedCount, 1);
 
-      const assignedMembers = await sdk.guardrails.bulkAssignMembers({ id, bulkAssignMembersRequest: { memberUserIds: [userId] } });
+      const assignedMembers = await sdk.guardrails.bulkAssignMembers({
+        id,
+        bulkAssignMembersRequest: { memberUserIds: [userId] },
+      });
       assert.equal(assignedMembers.assignedCount, 1);
       const members = await sdk.guardrails.listGuardrailMemberAssignments({ id });
       assert.equal(members.result.data[0]?.userId, userId);
       assert.equal(members.result.data[0]?.organizationId, 'org_default');
       const allMembers = await sdk.guardrails.listMemberAssignments({});
       assert.ok(allMembers.result.data.some((a) => a.userId === userId));
-      const unassignedMembers = await sdk.guardrails.bulkUnassignMembers({ id, bulkUnassignMembersRequest: { memberUserIds: [userId] } });
+      const unassignedMembers = await sdk.guardrails.bulkUnassignMembers({
+        id,
+        bulkUnassignMembersRequest: { memberUserIds: [userId] },
+      });
       assert.equal(unassignedMembers.unassignedCount, 1);
     });
   });

@@ -4,20 +4,42 @@ import { call, dialects, startTestServer, type TestServer } from '../support/ser
 
 type G = Record<string, unknown> & { id: string; name: string; workspace_id: string };
 type Err = { error: { code: number; message: string; metadata: Record<string, unknown> | null } };
-const ZDR = ['enforce_zdr_vendor_a', 'enforce_zdr_vendor_b', 'enforce_zdr_vendor_c', 'enforce_zdr_vendor_d', 'enforce_zdr_other'];
+const ZDR = [
+  'enforce_zdr_vendor_a',
+  'enforce_zdr_vendor_b',
+  'enforce_zdr_vendor_c',
+  'enforce_zdr_vendor_d',
+  'enforce_zdr_other',
+];
 const PII = ['email', 'phone', 'ssn', 'credit-card', 'ip-address', 'person-name', 'address'];
 const SEED_ORDER = [
-  'id', 'name', 'created_at', 'workspace_id', 'description', 'allowed_models', 'allowed_providers', 'ignored_models',
-  'ignored_providers', 'limit_usd', 'reset_interval', 'enforce_zdr', ...ZDR, 'content_filter_builtins', 'content_filters',
-  'updated_at', 'include_byok_in_budgets',
+  'id',
+  'name',
+  'created_at',
+  'workspace_id',
+  'description',
+  'allowed_models',
+  'allowed_providers',
+  'ignored_models',
+  'ignored_providers',
+  'limit_usd',
+  'reset_interval',
+  'enforce_zdr',
+  ...ZDR,
+  'content_filter_builtins',
+  'content_filters',
+  'updated_at',
+  'include_byok_in_budgets',
 ];
 
 for (const dialect of dialects()) {
   describe(`guardrails CRUD and validation (${dialect})`, () => {
     let server: TestServer;
     const mgmt = () => server.managementToken;
-    const create = (body: Record<string, unknown>) => call<{ data: G } & Err>(server, 'POST', '/guardrails', { token: mgmt(), body });
-    const patch = (id: string, body: Record<string, unknown>) => call<{ data: G } & Err>(server, 'PATCH', `/guardrails/${id}`, { token: mgmt(), body });
+    const create = (body: Record<string, unknown>) =>
+      call<{ data: G } & Err>(server, 'POST', '/guardrails', { token: mgmt(), body });
+    const patch = (id: string, body: Record<string, unknown>) =>
+      call<{ data: G } & Err>(server, 'PATCH', `/guardrails/${id}`, { token: mgmt(), body });
     const expect400 = async (body: Record<string, unknown>, field: string, id?: string) => {
       const res = id === undefined ? await create({ name: 'x', ...body }) : await patch(id, body);
       assert.equal(res.status, 400, JSON.stringify(body));
@@ -30,7 +52,13 @@ for (const dialect of dialects()) {
     after(() => server.close());
 
     it('creates (201), reads, updates, deletes; seed key order; default workspace', async () => {
-      const created = await create({ name: 'Team policy', description: 'd', allowed_models: ['demo/echo'], limit_usd: 12.5, reset_interval: 'weekly' });
+      const created = await create({
+        name: 'Team policy',
+        description: 'd',
+        allowed_models: ['demo/echo'],
+        limit_usd: 12.5,
+        reset_interval: 'weekly',
+      });
       assert.equal(created.status, 201);
       const g = created.body.data;
       assert.deepEqual(Object.keys(g), SEED_ORDER);
@@ -58,7 +86,10 @@ for (const dialect of dialects()) {
     it('malformed ids: 404 on GET/DELETE/assignments listing, 400 on PATCH', async () => {
       assert.equal((await call(server, 'GET', '/guardrails/not-a-uuid', { token: mgmt() })).status, 404);
       assert.equal((await call(server, 'DELETE', '/guardrails/not-a-uuid', { token: mgmt() })).status, 404);
-      assert.equal((await call(server, 'GET', '/guardrails/not-a-uuid/assignments/keys', { token: mgmt() })).status, 404);
+      assert.equal(
+        (await call(server, 'GET', '/guardrails/not-a-uuid/assignments/keys', { token: mgmt() })).status,
+        404,
+      );
       const res = await patch('not-a-uuid', { name: 'x' });
       assert.equal(res.status, 400);
       assert.equal(res.body.error.metadata?.field, 'id');
@@ -80,10 +111,22 @@ for (const dialect of dialects()) {
         await expect400({ limit_usd: '5' }, 'limit_usd', target);
         await expect400({ reset_interval: 'yearly' }, 'reset_interval', target);
         await expect400({ content_filters: [{ pattern: '', action: 'block' }] }, 'content_filters[0].pattern', target);
-        await expect400({ content_filters: [{ pattern: 'x', action: 'block', label: 'l'.repeat(101) }] }, 'content_filters[0].label', target);
+        await expect400(
+          { content_filters: [{ pattern: 'x', action: 'block', label: 'l'.repeat(101) }] },
+          'content_filters[0].label',
+          target,
+        );
         await expect400({ content_filters: [{ pattern: 'x', action: 'flag' }] }, 'content_filters[0].action', target);
-        await expect400({ content_filter_builtins: [{ slug: 'email', action: 'block', label: 'l'.repeat(101) }] }, 'content_filter_builtins[0].label', target);
-        await expect400({ content_filter_builtins: [{ slug: 'secrets', action: 'block' }] }, 'content_filter_builtins[0].slug', target);
+        await expect400(
+          { content_filter_builtins: [{ slug: 'email', action: 'block', label: 'l'.repeat(101) }] },
+          'content_filter_builtins[0].label',
+          target,
+        );
+        await expect400(
+          { content_filter_builtins: [{ slug: 'secrets', action: 'block' }] },
+          'content_filter_builtins[0].slug',
+          target,
+        );
         await expect400({ unknown_field: 1 }, 'unknown_field', target);
         await expect400({ enforce_zdr: 'yes' }, 'enforce_zdr', target);
       }
@@ -91,8 +134,20 @@ for (const dialect of dialects()) {
       const missingName = await call<Err>(server, 'POST', '/guardrails', { token: mgmt(), body: {} });
       assert.equal(missingName.body.error.metadata?.field, 'name');
       // Nulls clear list fields; limits of 100 000 characters for a pattern.
-      assert.equal((await patch(id, { allowed_providers: null, content_filters: [{ pattern: 'a'.repeat(100_000), action: 'redact' }] })).status, 200);
-      await expect400({ content_filters: [{ pattern: 'a'.repeat(100_001), action: 'redact' }] }, 'content_filters[0].pattern', id);
+      assert.equal(
+        (
+          await patch(id, {
+            allowed_providers: null,
+            content_filters: [{ pattern: 'a'.repeat(100_000), action: 'redact' }],
+          })
+        ).status,
+        200,
+      );
+      await expect400(
+        { content_filters: [{ pattern: 'a'.repeat(100_001), action: 'redact' }] },
+        'content_filters[0].pattern',
+        id,
+      );
     });
 
     it('limit_usd alone is accepted (never resets); reset_interval needs a limit', async () => {
@@ -102,7 +157,11 @@ for (const dialect of dialects()) {
       await expect400({ reset_interval: 'daily' }, 'reset_interval');
       await expect400({ limit_usd: null, reset_interval: 'daily' }, 'reset_interval');
       const id = alone.body.data.id;
-      assert.equal((await patch(id, { reset_interval: 'monthly' })).body.data.reset_interval, 'monthly', 'stored limit suffices');
+      assert.equal(
+        (await patch(id, { reset_interval: 'monthly' })).body.data.reset_interval,
+        'monthly',
+        'stored limit suffices',
+      );
       await expect400({ limit_usd: null }, 'limit_usd', id);
       const cleared = await patch(id, { limit_usd: null, reset_interval: null });
       assert.deepEqual([cleared.body.data.limit_usd, cleared.body.data.reset_interval], [null, null]);
@@ -114,15 +173,29 @@ for (const dialect of dialects()) {
       const alone = await create({ name: 'z', enforce_zdr: true });
       assert.deepEqual([alone.body.data.enforce_zdr, ...flags(alone.body.data)], [true, true, true, true, true, true]);
       const vendorOnly = await create({ name: 'z', enforce_zdr_vendor_b: true });
-      assert.deepEqual([vendorOnly.body.data.enforce_zdr, ...flags(vendorOnly.body.data)], [null, null, true, null, null, null]);
+      assert.deepEqual(
+        [vendorOnly.body.data.enforce_zdr, ...flags(vendorOnly.body.data)],
+        [null, null, true, null, null, null],
+      );
       const both = await create({ name: 'z', enforce_zdr: true, enforce_zdr_vendor_a: false, enforce_zdr_other: null });
       assert.deepEqual(flags(both.body.data), [false, true, true, true, null]);
       const nulls = await create({ name: 'z', enforce_zdr: null, enforce_zdr_vendor_c: true });
       assert.deepEqual(flags(nulls.body.data), [null, null, true, null, null]);
-      const aliases = await create({ name: 'z', enforce_zdr: false, enforce_zdr_anthropic: true, enforce_zdr_google: true, enforce_zdr_openai: null, enforce_zdr_xai: true });
+      const aliases = await create({
+        name: 'z',
+        enforce_zdr: false,
+        enforce_zdr_anthropic: true,
+        enforce_zdr_google: true,
+        enforce_zdr_openai: null,
+        enforce_zdr_xai: true,
+      });
       assert.deepEqual(flags(aliases.body.data), [true, true, null, true, false]);
       assert.ok(!('enforce_zdr_anthropic' in aliases.body.data), 'responses use the seed names');
-      assert.equal((await create({ name: 'z', enforce_zdr_anthropic: true, enforce_zdr_vendor_a: true })).status, 201, 'same value twice is fine');
+      assert.equal(
+        (await create({ name: 'z', enforce_zdr_anthropic: true, enforce_zdr_vendor_a: true })).status,
+        201,
+        'same value twice is fine',
+      );
       await expect400({ enforce_zdr_anthropic: true, enforce_zdr_vendor_a: false }, 'enforce_zdr_anthropic');
       await expect400({ enforce_zdr_xai: null, enforce_zdr_vendor_d: true }, 'enforce_zdr_xai');
     });
@@ -133,9 +206,15 @@ for (const dialect of dialects()) {
       const vendor = await patch(id, { enforce_zdr_vendor_b: true });
       assert.deepEqual(flags(vendor.body.data), [true, true, null, null, false]);
       const flag = await patch(id, { enforce_zdr: false, enforce_zdr_openai: true });
-      assert.deepEqual([flag.body.data.enforce_zdr, ...flags(flag.body.data)], [false, false, false, true, false, false]);
+      assert.deepEqual(
+        [flag.body.data.enforce_zdr, ...flags(flag.body.data)],
+        [false, false, false, true, false, false],
+      );
       const cleared = await patch(id, { enforce_zdr: null });
-      assert.deepEqual([cleared.body.data.enforce_zdr, ...flags(cleared.body.data)], [null, null, null, null, null, null]);
+      assert.deepEqual(
+        [cleared.body.data.enforce_zdr, ...flags(cleared.body.data)],
+        [null, null, null, null, null, null],
+      );
       const unrelated = await patch(id, { enforce_zdr_other: true, name: 'zu2' });
       assert.deepEqual(flags(unrelated.body.data), [null, null, null, null, true]);
       await expect400({ enforce_zdr_google: false, enforce_zdr_vendor_b: true }, 'enforce_zdr_google', id);
@@ -152,42 +231,96 @@ for (const dialect of dialects()) {
             continue;
           }
           const [entry] = res.body.data.content_filter_builtins as Record<string, unknown>[];
-          const label = `[${slug.toUpperCase().replace(/-/g, '_')}]`.replace('[REGEX_PROMPT_INJECTION]', '[PROMPT_INJECTION]');
+          const label = `[${slug.toUpperCase().replace(/-/g, '_')}]`.replace(
+            '[REGEX_PROMPT_INJECTION]',
+            '[PROMPT_INJECTION]',
+          );
           const expected: Record<string, unknown> = { slug, action, label };
           if (slug === 'regex-prompt-injection') expected.scan_scope = 'all_messages';
           assert.deepEqual(entry, expected, 'label is the system label, not the one sent');
         }
       }
-      const scoped = await create({ name: 'b', content_filter_builtins: [{ slug: 'regex-prompt-injection', action: 'block', scan_scope: 'user_only' }] });
+      const scoped = await create({
+        name: 'b',
+        content_filter_builtins: [{ slug: 'regex-prompt-injection', action: 'block', scan_scope: 'user_only' }],
+      });
       assert.equal((scoped.body.data.content_filter_builtins as Record<string, unknown>[])[0]?.scan_scope, 'user_only');
-      await expect400({ content_filter_builtins: [{ slug: 'email', action: 'block', scan_scope: 'user_only' }] }, 'content_filter_builtins[0].scan_scope');
-      await expect400({ content_filter_builtins: [{ slug: 'regex-prompt-injection', action: 'block', scan_scope: 'some' }] }, 'content_filter_builtins[0].scan_scope');
-      await expect400({ content_filter_builtins: [{ slug: 'email', action: 'block' }, { slug: 'email', action: 'redact' }] }, 'content_filter_builtins[1].slug');
+      await expect400(
+        { content_filter_builtins: [{ slug: 'email', action: 'block', scan_scope: 'user_only' }] },
+        'content_filter_builtins[0].scan_scope',
+      );
+      await expect400(
+        { content_filter_builtins: [{ slug: 'regex-prompt-injection', action: 'block', scan_scope: 'some' }] },
+        'content_filter_builtins[0].scan_scope',
+      );
+      await expect400(
+        {
+          content_filter_builtins: [
+            { slug: 'email', action: 'block' },
+            { slug: 'email', action: 'redact' },
+          ],
+        },
+        'content_filter_builtins[1].slug',
+      );
       await expect400({ content_filter_builtins: [{ action: 'block' }] }, 'content_filter_builtins[0].slug');
     });
 
     it('custom filters compile with RE2 at write time', async () => {
-      const ok = await create({ name: 'c', content_filters: [{ pattern: '(a+)+$', action: 'redact', label: 'A' }, { pattern: '\\d{3}', action: 'block', label: null }] });
+      const ok = await create({
+        name: 'c',
+        content_filters: [
+          { pattern: '(a+)+$', action: 'redact', label: 'A' },
+          { pattern: '\\d{3}', action: 'block', label: null },
+        ],
+      });
       assert.equal(ok.status, 201);
-      assert.deepEqual(ok.body.data.content_filters, [{ pattern: '(a+)+$', action: 'redact', label: 'A' }, { pattern: '\\d{3}', action: 'block', label: null }]);
+      assert.deepEqual(ok.body.data.content_filters, [
+        { pattern: '(a+)+$', action: 'redact', label: 'A' },
+        { pattern: '\\d{3}', action: 'block', label: null },
+      ]);
       for (const pattern of ['(?=x)', '(a)\\1', '(?<!y)z', '[']) {
-        const res = await create({ name: 'c', content_filters: [{ pattern: 'ok', action: 'block' }, { pattern, action: 'block' }] });
+        const res = await create({
+          name: 'c',
+          content_filters: [
+            { pattern: 'ok', action: 'block' },
+            { pattern, action: 'block' },
+          ],
+        });
         assert.equal(res.status, 400, pattern);
         assert.equal(res.body.error.metadata?.field, 'content_filters[1].pattern');
       }
     });
 
     it('PATCH replaces collections whole and null clears them', async () => {
-      const id = (await create({
-        name: 'r', allowed_providers: ['a', 'b'], content_filter_builtins: [{ slug: 'email', action: 'block' }, { slug: 'ssn', action: 'redact' }],
-        content_filters: [{ pattern: 'x', action: 'block' }],
-      })).body.data.id;
-      const replaced = await patch(id, { allowed_providers: ['c'], content_filter_builtins: [{ slug: 'phone', action: 'redact' }] });
+      const id = (
+        await create({
+          name: 'r',
+          allowed_providers: ['a', 'b'],
+          content_filter_builtins: [
+            { slug: 'email', action: 'block' },
+            { slug: 'ssn', action: 'redact' },
+          ],
+          content_filters: [{ pattern: 'x', action: 'block' }],
+        })
+      ).body.data.id;
+      const replaced = await patch(id, {
+        allowed_providers: ['c'],
+        content_filter_builtins: [{ slug: 'phone', action: 'redact' }],
+      });
       assert.deepEqual(replaced.body.data.allowed_providers, ['c']);
-      assert.deepEqual((replaced.body.data.content_filter_builtins as { slug: string }[]).map((b) => b.slug), ['phone']);
+      assert.deepEqual(
+        (replaced.body.data.content_filter_builtins as { slug: string }[]).map((b) => b.slug),
+        ['phone'],
+      );
       assert.deepEqual(replaced.body.data.content_filters, [{ pattern: 'x', action: 'block', label: null }]);
-      const cleared = await patch(id, { content_filter_builtins: null, content_filters: null, allowed_providers: null, description: null });
-      for (const f of ['content_filter_builtins', 'content_filters', 'allowed_providers', 'description']) assert.equal(cleared.body.data[f], null, f);
+      const cleared = await patch(id, {
+        content_filter_builtins: null,
+        content_filters: null,
+        allowed_providers: null,
+        description: null,
+      });
+      for (const f of ['content_filter_builtins', 'content_filters', 'allowed_providers', 'description'])
+        assert.equal(cleared.body.data[f], null, f);
       const byok = await patch(id, { include_byok_in_budgets: true });
       assert.equal(byok.body.data.include_byok_in_budgets, true);
       assert.equal((await patch(id, { name: 'r2' })).body.data.include_byok_in_budgets, true, 'omitted: unchanged');
@@ -196,7 +329,11 @@ for (const dialect of dialects()) {
     it('unknown models are a 400 naming them', async () => {
       await expect400({ allowed_models: ['demo/echo', 'nope/model'] }, 'allowed_models[1]');
       await expect400({ ignored_models: ['nope/model'] }, 'ignored_models[0]');
-      const res = await create({ name: 'm', allowed_models: ['demo/echo', 'demo/fast'], ignored_models: ['demo/fast'] });
+      const res = await create({
+        name: 'm',
+        allowed_models: ['demo/echo', 'demo/fast'],
+        ignored_models: ['demo/fast'],
+      });
       assert.deepEqual(res.body.data.allowed_models, ['demo/echo', 'demo/fast']);
     });
   });

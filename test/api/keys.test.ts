@@ -4,9 +4,28 @@ import { MutableClock } from '../support/clock.js';
 import { call, dialects, startTestServer, type TestServer } from '../support/server.js';
 
 const KEY_FIELDS = [
-  'byok_usage', 'byok_usage_daily', 'byok_usage_monthly', 'byok_usage_weekly', 'created_at', 'creator_user_id',
-  'disabled', 'expires_at', 'external_user', 'hash', 'include_byok_in_limit', 'label', 'limit', 'limit_remaining',
-  'limit_reset', 'name', 'updated_at', 'usage', 'usage_daily', 'usage_monthly', 'usage_weekly', 'workspace_id',
+  'byok_usage',
+  'byok_usage_daily',
+  'byok_usage_monthly',
+  'byok_usage_weekly',
+  'created_at',
+  'creator_user_id',
+  'disabled',
+  'expires_at',
+  'external_user',
+  'hash',
+  'include_byok_in_limit',
+  'label',
+  'limit',
+  'limit_remaining',
+  'limit_reset',
+  'name',
+  'updated_at',
+  'usage',
+  'usage_daily',
+  'usage_monthly',
+  'usage_weekly',
+  'workspace_id',
 ];
 
 interface KeyBody {
@@ -26,7 +45,10 @@ for (const dialect of dialects()) {
     after(() => server.close());
 
     it('creates an API key with every field of the key object and a token shown once', async () => {
-      const res = await call<KeyBody>(server, 'POST', '/keys', { token: mgmt(), body: { name: 'ci', limit: 25, limit_reset: 'monthly' } });
+      const res = await call<KeyBody>(server, 'POST', '/keys', {
+        token: mgmt(),
+        body: { name: 'ci', limit: 25, limit_reset: 'monthly' },
+      });
       assert.equal(res.status, 201);
       assert.match(res.body.key, /^sk-sy-v1-[0-9a-f]{64}$/);
       assert.deepEqual(Object.keys(res.body.data), KEY_FIELDS);
@@ -42,7 +64,10 @@ for (const dialect of dialects()) {
     });
 
     it('rotates: same hash, name, limits; the old token is refused on the very next request', async () => {
-      const created = await call<KeyBody>(server, 'POST', '/keys', { token: mgmt(), body: { name: 'rot', limit: 5, limit_reset: 'daily' } });
+      const created = await call<KeyBody>(server, 'POST', '/keys', {
+        token: mgmt(),
+        body: { name: 'rot', limit: 5, limit_reset: 'daily' },
+      });
       const oldToken = created.body.key;
       assert.equal((await call(server, 'GET', '/key', { token: oldToken })).status, 200);
       const rotated = await call<KeyBody>(server, 'POST', `/keys/${created.body.data.hash}/rotate`, { token: mgmt() });
@@ -71,7 +96,10 @@ for (const dialect of dialects()) {
     it('updates, disables (401 at once) and re-enables a key', async () => {
       const created = await call<KeyBody>(server, 'POST', '/keys', { token: mgmt(), body: { name: 'dis' } });
       const hash = created.body.data.hash;
-      const patched = await call<KeyBody>(server, 'PATCH', `/keys/${hash}`, { token: mgmt(), body: { name: 'renamed', limit: null, disabled: true } });
+      const patched = await call<KeyBody>(server, 'PATCH', `/keys/${hash}`, {
+        token: mgmt(),
+        body: { name: 'renamed', limit: null, disabled: true },
+      });
       assert.equal(patched.status, 200);
       assert.equal(patched.body.data.name, 'renamed');
       assert.equal(patched.body.data.disabled, true);
@@ -79,7 +107,9 @@ for (const dialect of dialects()) {
       assert.equal((await call(server, 'GET', '/key', { token: created.body.key })).status, 401);
       const listed = await call<{ data: { hash: string }[] }>(server, 'GET', '/keys', { token: mgmt() });
       assert.ok(!listed.body.data.some((k) => k.hash === hash), 'disabled keys hidden by default');
-      const withDisabled = await call<{ data: { hash: string }[] }>(server, 'GET', '/keys?include_disabled=true', { token: mgmt() });
+      const withDisabled = await call<{ data: { hash: string }[] }>(server, 'GET', '/keys?include_disabled=true', {
+        token: mgmt(),
+      });
       assert.ok(withDisabled.body.data.some((k) => k.hash === hash));
       await call(server, 'PATCH', `/keys/${hash}`, { token: mgmt(), body: { disabled: false } });
       assert.equal((await call(server, 'GET', '/key', { token: created.body.key })).status, 200);
@@ -97,14 +127,20 @@ for (const dialect of dialects()) {
 
     it('enforces expires_at at authentication', async () => {
       const expiresAt = new Date(clock.now().getTime() + 60_000).toISOString();
-      const created = await call<KeyBody>(server, 'POST', '/keys', { token: mgmt(), body: { name: 'exp', expires_at: expiresAt } });
+      const created = await call<KeyBody>(server, 'POST', '/keys', {
+        token: mgmt(),
+        body: { name: 'exp', expires_at: expiresAt },
+      });
       assert.equal(created.status, 201);
       assert.equal((await call(server, 'GET', '/key', { token: created.body.key })).status, 200);
       clock.advance(61_000);
       const res = await call<{ error: { message: string } }>(server, 'GET', '/key', { token: created.body.key });
       assert.equal(res.status, 401);
       assert.match(res.body.error.message, /expired/);
-      const past = await call(server, 'POST', '/keys', { token: mgmt(), body: { name: 'p', expires_at: '2001-01-01T00:00:00Z' } });
+      const past = await call(server, 'POST', '/keys', {
+        token: mgmt(),
+        body: { name: 'p', expires_at: '2001-01-01T00:00:00Z' },
+      });
       assert.equal(past.status, 400);
     });
 
@@ -130,12 +166,20 @@ for (const dialect of dialects()) {
         [{ name: 'x', bogus: 1 }, 'bogus'],
       ];
       for (const [body, field] of cases) {
-        const res = await call<{ error: { code: number; message: string; metadata: { field: string } } }>(server, 'POST', '/keys', { token: mgmt(), body });
+        const res = await call<{ error: { code: number; message: string; metadata: { field: string } } }>(
+          server,
+          'POST',
+          '/keys',
+          { token: mgmt(), body },
+        );
         assert.equal(res.status, 400, JSON.stringify(body));
         assert.equal(res.body.error.code, 400);
         assert.equal(res.body.error.metadata.field, field, res.body.error.message);
       }
-      const unknownWs = await call(server, 'POST', '/keys', { token: mgmt(), body: { name: 'x', workspace_id: 'nope' } });
+      const unknownWs = await call(server, 'POST', '/keys', {
+        token: mgmt(),
+        body: { name: 'x', workspace_id: 'nope' },
+      });
       assert.equal(unknownWs.status, 404);
     });
 

@@ -11,12 +11,18 @@ for (const dialect of dialects()) {
 
     before(async () => {
       server = await startTestServer({ dialect });
-      sdk = new OpenRouter({ apiKey: server.managementToken, serverURL: server.api, retryConfig: { strategy: 'none' } });
+      sdk = new OpenRouter({
+        apiKey: server.managementToken,
+        serverURL: server.api,
+        retryConfig: { strategy: 'none' },
+      });
     });
     after(() => server.close());
 
     it('apiKeys.create/list/get/update/delete/getCurrentKeyMetadata', async () => {
-      const created = await sdk.apiKeys.create({ requestBody: { name: 'sdk key', limit: 10, limitReset: 'weekly', expiresAt: new Date(Date.now() + 86_400_000) } });
+      const created = await sdk.apiKeys.create({
+        requestBody: { name: 'sdk key', limit: 10, limitReset: 'weekly', expiresAt: new Date(Date.now() + 86_400_000) },
+      });
       assert.match(created.key, /^sk-sy-v1-/);
       assert.equal(created.data.name, 'sdk key');
       assert.equal(created.data.limitReset, 'weekly');
@@ -25,7 +31,10 @@ for (const dialect of dialects()) {
       assert.ok(listed.data.some((k) => k.hash === hash));
       const got = await sdk.apiKeys.get({ hash });
       assert.equal(got.data.limit, 10);
-      const updated = await sdk.apiKeys.update({ hash, requestBody: { name: 'renamed', disabled: false, limit: null } });
+      const updated = await sdk.apiKeys.update({
+        hash,
+        requestBody: { name: 'renamed', disabled: false, limit: null },
+      });
       assert.equal(updated.data.name, 'renamed');
       assert.equal(updated.data.limit, null);
       const asApi = new OpenRouter({ apiKey: created.key, serverURL: server.api, retryConfig: { strategy: 'none' } });
@@ -41,20 +50,34 @@ for (const dialect of dialects()) {
         body: { email: `sdk-${dialect}@example.com` },
       });
       const userId = member.body.data.id;
-      const created = await sdk.workspaces.create({ createWorkspaceRequest: { name: 'SDK team', slug: 'sdk-team', description: 'made by the sdk' } });
+      const created = await sdk.workspaces.create({
+        createWorkspaceRequest: { name: 'SDK team', slug: 'sdk-team', description: 'made by the sdk' },
+      });
       assert.equal(created.data.slug, 'sdk-team');
       const page = await sdk.workspaces.list({});
       assert.ok(page.result.data.some((w) => w.id === created.data.id));
       assert.ok(page.result.totalCount >= 2);
       const got = await sdk.workspaces.get({ id: 'sdk-team' });
       assert.equal(got.data.id, created.data.id);
-      const updated = await sdk.workspaces.update({ id: created.data.id, updateWorkspaceRequest: { name: 'SDK team 2', defaultTextModel: 'demo/echo' } });
+      const updated = await sdk.workspaces.update({
+        id: created.data.id,
+        updateWorkspaceRequest: { name: 'SDK team 2', defaultTextModel: 'demo/echo' },
+      });
       assert.equal(updated.data.name, 'SDK team 2');
-      const added = await sdk.workspaces.bulkAddMembers({ id: 'sdk-team', bulkAddWorkspaceMembersRequest: { userIds: [userId] } });
+      const added = await sdk.workspaces.bulkAddMembers({
+        id: 'sdk-team',
+        bulkAddWorkspaceMembersRequest: { userIds: [userId] },
+      });
       assert.equal(added.addedCount, 1);
       const members = await sdk.workspaces.listMembers({ id: 'sdk-team' });
-      assert.deepEqual(members.result.data.map((m) => m.userId), [userId]);
-      const removed = await sdk.workspaces.bulkRemoveMembers({ id: 'sdk-team', bulkRemoveWorkspaceMembersRequest: { userIds: [userId] } });
+      assert.deepEqual(
+        members.result.data.map((m) => m.userId),
+        [userId],
+      );
+      const removed = await sdk.workspaces.bulkRemoveMembers({
+        id: 'sdk-team',
+        bulkRemoveWorkspaceMembersRequest: { userIds: [userId] },
+      });
       assert.equal(removed.removedCount, 1);
       const deleted = await sdk.workspaces.delete({ id: 'sdk-team' });
       assert.equal(deleted.deleted, true);

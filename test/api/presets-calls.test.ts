@@ -13,10 +13,17 @@ for (const dialect of dialects()) {
     let gw: GatewayHarness;
     const mgmt = () => gw.server.managementToken;
     const save = (slug: string, body: Record<string, unknown>, query = '') =>
-      call<{ data: { id: string } } & Err>(gw.server, 'POST', `/presets/${slug}/chat/completions${query}`, { token: mgmt(), body });
-    const patch = (slug: string, body: Record<string, unknown>) => call<Err>(gw.server, 'PATCH', `/presets/${slug}`, { token: mgmt(), body });
+      call<{ data: { id: string } } & Err>(gw.server, 'POST', `/presets/${slug}/chat/completions${query}`, {
+        token: mgmt(),
+        body,
+      });
+    const patch = (slug: string, body: Record<string, unknown>) =>
+      call<Err>(gw.server, 'PATCH', `/presets/${slug}`, { token: mgmt(), body });
     const chat = (body: Record<string, unknown>, token = gw.apiKey) =>
-      call<ChatAnswer>(gw.server, 'POST', '/chat/completions', { token, body: { messages: [{ role: 'user', content: 'hello' }], ...body } });
+      call<ChatAnswer>(gw.server, 'POST', '/chat/completions', {
+        token,
+        body: { messages: [{ role: 'user', content: 'hello' }], ...body },
+      });
     const sent = (): Upstream => {
       assert.equal(gw.fake.requests.length, 1, 'exactly one upstream request');
       return gw.fake.requests[0]?.body as Upstream;
@@ -31,7 +38,10 @@ for (const dialect of dialects()) {
         max_tokens: 50,
         stop: ['END'],
         tools: [{ type: 'function', function: { name: 'lookup', description: 'from the preset' } }],
-        messages: [{ role: 'system', content: 'You are terse.' }, { role: 'user', content: 'not kept' }],
+        messages: [
+          { role: 'system', content: 'You are terse.' },
+          { role: 'user', content: 'not kept' },
+        ],
       });
       assert.equal(created.status, 200, JSON.stringify(created.body));
       presetId = created.body.data.id;
@@ -46,7 +56,10 @@ for (const dialect of dialects()) {
       const body = sent();
       assert.equal(body.model, 'gemini-test');
       assert.deepEqual([body.temperature, body.max_tokens, body.stop], [0.2, 50, ['END']]);
-      assert.deepEqual(body.messages, [{ role: 'system', content: 'You are terse.' }, { role: 'user', content: 'hello' }]);
+      assert.deepEqual(body.messages, [
+        { role: 'system', content: 'You are terse.' },
+        { role: 'user', content: 'hello' },
+      ]);
       assert.ok(!('preset' in body));
     });
 
@@ -63,25 +76,44 @@ for (const dialect of dialects()) {
         model: 'openai/gpt-test@preset/writer',
         max_tokens: 7,
         stop: null,
-        tools: [{ type: 'function', function: { name: 'lookup', description: 'from the request' } }, { type: 'function', function: { name: 'extra' } }],
+        tools: [
+          { type: 'function', function: { name: 'lookup', description: 'from the request' } },
+          { type: 'function', function: { name: 'extra' } },
+        ],
       });
       assert.equal(combined.status, 200, JSON.stringify(combined.body));
       const merged = sent();
       assert.deepEqual([merged.model, merged.temperature, merged.max_tokens, merged.stop], ['gpt-test', 0.2, 7, null]);
       const tools = merged.tools as { function: { name: string; description?: string } }[];
-      assert.deepEqual(tools.map((t) => [t.function.name, t.function.description]), [['lookup', 'from the request'], ['extra', undefined]]);
+      assert.deepEqual(
+        tools.map((t) => [t.function.name, t.function.description]),
+        [
+          ['lookup', 'from the request'],
+          ['extra', undefined],
+        ],
+      );
     });
 
     it('the generation record names the preset and the version used', async () => {
       const res = await chat({ model: '@preset/writer' });
-      const gen = await call<{ data: { preset_id: string | null } }>(gw.server, 'GET', `/generation?id=${res.body.id}`, { token: gw.apiKey });
+      const gen = await call<{ data: { preset_id: string | null } }>(
+        gw.server,
+        'GET',
+        `/generation?id=${res.body.id}`,
+        { token: gw.apiKey },
+      );
       assert.equal(gen.body.data.preset_id, presetId);
       const key = await gw.server.running.services.authenticator.authenticate(gw.apiKey);
       const record = await gw.server.running.services.meter.getGeneration(res.body.id, key.hash);
       assert.deepEqual([record?.presetId, record?.presetVersion], [presetId, 1]);
       gw.fake.reset();
       const plain = await chat({ model: 'openai/gpt-test' });
-      const none = await call<{ data: { preset_id: string | null } }>(gw.server, 'GET', `/generation?id=${plain.body.id}`, { token: gw.apiKey });
+      const none = await call<{ data: { preset_id: string | null } }>(
+        gw.server,
+        'GET',
+        `/generation?id=${plain.body.id}`,
+        { token: gw.apiKey },
+      );
       assert.equal(none.body.data.preset_id, null);
     });
 
@@ -111,7 +143,10 @@ for (const dialect of dialects()) {
       assert.equal(archived.body.error?.metadata?.status, 'archived');
       await patch('old', { status: 'active' });
       assert.equal((await chat({ preset: 'old' })).status, 200, 'reactivated');
-      const legacy = await call<ChatAnswer>(gw.server, 'POST', '/completions', { token: gw.apiKey, body: { model: '@preset/writer', prompt: 'x' } });
+      const legacy = await call<ChatAnswer>(gw.server, 'POST', '/completions', {
+        token: gw.apiKey,
+        body: { model: '@preset/writer', prompt: 'x' },
+      });
       assert.equal(legacy.status, 400);
       assert.match(legacy.body.error?.message ?? '', /chat completions only/);
       const bad = await chat({ model: '@preset/a b' });
@@ -122,10 +157,19 @@ for (const dialect of dialects()) {
     });
 
     it("presets are per workspace: another workspace's key cannot use this one", async () => {
-      const ws = await call<{ data: { id: string } }>(gw.server, 'POST', '/workspaces', { token: mgmt(), body: { name: 'Other', slug: 'other-team' } });
+      const ws = await call<{ data: { id: string } }>(gw.server, 'POST', '/workspaces', {
+        token: mgmt(),
+        body: { name: 'Other', slug: 'other-team' },
+      });
       const me = await call<{ data: { creator_user_id: string } }>(gw.server, 'GET', '/key', { token: mgmt() });
-      await call(gw.server, 'POST', `/workspaces/${ws.body.data.id}/members/add`, { token: mgmt(), body: { user_ids: [me.body.data.creator_user_id] } });
-      const key = await call<{ key: string }>(gw.server, 'POST', '/keys', { token: mgmt(), body: { name: 'other', workspace_id: ws.body.data.id } });
+      await call(gw.server, 'POST', `/workspaces/${ws.body.data.id}/members/add`, {
+        token: mgmt(),
+        body: { user_ids: [me.body.data.creator_user_id] },
+      });
+      const key = await call<{ key: string }>(gw.server, 'POST', '/keys', {
+        token: mgmt(),
+        body: { name: 'other', workspace_id: ws.body.data.id },
+      });
       assert.equal((await chat({ model: '@preset/writer' }, key.body.key)).status, 404);
       await save('writer', { model: 'openai/gpt-test', temperature: 1.7 }, '?workspace_id=other-team');
       assert.equal((await chat({ model: '@preset/writer' }, key.body.key)).status, 200);
@@ -135,10 +179,20 @@ for (const dialect of dialects()) {
     it('guardrails judge the merged request (the preset model, its system prompt)', async () => {
       const guard = await call<{ data: { id: string } }>(gw.server, 'POST', '/guardrails', {
         token: mgmt(),
-        body: { name: 'gpt only', allowed_models: ['openai/gpt-test'], content_filters: [{ pattern: 'terse', action: 'block', label: 'STYLE' }] },
+        body: {
+          name: 'gpt only',
+          allowed_models: ['openai/gpt-test'],
+          content_filters: [{ pattern: 'terse', action: 'block', label: 'STYLE' }],
+        },
       });
-      const key = await call<{ key: string; data: { hash: string } }>(gw.server, 'POST', '/keys', { token: mgmt(), body: { name: 'guarded' } });
-      await call(gw.server, 'POST', `/guardrails/${guard.body.data.id}/assignments/keys`, { token: mgmt(), body: { key_hashes: [key.body.data.hash] } });
+      const key = await call<{ key: string; data: { hash: string } }>(gw.server, 'POST', '/keys', {
+        token: mgmt(),
+        body: { name: 'guarded' },
+      });
+      await call(gw.server, 'POST', `/guardrails/${guard.body.data.id}/assignments/keys`, {
+        token: mgmt(),
+        body: { key_hashes: [key.body.data.hash] },
+      });
       const byModel = await chat({ model: '@preset/writer' }, key.body.key);
       assert.equal(byModel.status, 403, 'the preset model (google) is outside the allow list');
       await save('plain-gpt', { model: 'openai/gpt-test', messages: [{ role: 'system', content: 'Be terse.' }] });

@@ -9,7 +9,7 @@ import { call, startTestServer, type TestServer } from '../support/server.js';
  * Two replicas on one PostgreSQL database. Revalidation is set to ten minutes, so only the
  * change feed can explain replica B serving what replica A wrote.
  */
-test('a preset written on one replica reaches the other replica\'s cache through the change feed', async (t) => {
+test("a preset written on one replica reaches the other replica's cache through the change feed", async (t) => {
   if (pgUrlOrSkip(t) === null) return;
   const db = await freshPgDatabase('presets_replicas');
   const managementToken = generateToken();
@@ -25,7 +25,8 @@ test('a preset written on one replica reaches the other replica\'s cache through
   const b = await startTestServer({ dialect: 'postgres', db: shared, managementToken, env });
   servers.push(b);
   const key = await call<{ key: string }>(a, 'POST', '/keys', { token: managementToken, body: { name: 'replicas' } });
-  const save = (model: string) => call(a, 'POST', '/presets/shared/chat/completions', { token: managementToken, body: { model } });
+  const save = (model: string) =>
+    call(a, 'POST', '/presets/shared/chat/completions', { token: managementToken, body: { model } });
   const modelOnB = async () => {
     const res = await call<{ model?: string; error?: { code: number } }>(b, 'POST', '/chat/completions', {
       token: key.body.key,

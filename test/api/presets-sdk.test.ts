@@ -14,7 +14,10 @@ for (const dialect of dialects()) {
       server = await startTestServer({ dialect });
       const options = { serverURL: server.api, retryConfig: { strategy: 'none' as const } };
       admin = new OpenRouter({ apiKey: server.managementToken, ...options });
-      const key = await call<{ key: string }>(server, 'POST', '/keys', { token: server.managementToken, body: { name: 'sdk reader' } });
+      const key = await call<{ key: string }>(server, 'POST', '/keys', {
+        token: server.managementToken,
+        body: { name: 'sdk reader' },
+      });
       reader = new OpenRouter({ apiKey: key.body.key, ...options });
     });
     after(() => server.close());
@@ -26,14 +29,21 @@ for (const dialect of dialects()) {
           model: 'demo/echo',
           temperature: 0.4,
           provider: { sort: 'price' },
-          messages: [{ role: 'system', content: 'Reply in haiku.' }, { role: 'user', content: 'ignored' }],
+          messages: [
+            { role: 'system', content: 'Reply in haiku.' },
+            { role: 'user', content: 'ignored' },
+          ],
         },
       });
       assert.equal(created.data.slug, 'sdk-preset');
       assert.equal(created.data.status, 'active');
       assert.equal(created.data.designatedVersion?.version, 1);
       assert.equal(created.data.designatedVersion?.systemPrompt, 'Reply in haiku.');
-      assert.deepEqual(created.data.designatedVersion?.config, { model: 'demo/echo', temperature: 0.4, provider: { sort: 'price' } });
+      assert.deepEqual(created.data.designatedVersion?.config, {
+        model: 'demo/echo',
+        temperature: 0.4,
+        provider: { sort: 'price' },
+      });
       const second = await admin.presets.createPresetsChatCompletions({
         slug: 'sdk-preset',
         chatRequest: { model: 'demo/fast', messages: [{ role: 'user', content: 'x' }] },
@@ -42,13 +52,19 @@ for (const dialect of dialects()) {
       assert.equal(second.data.designatedVersionId, second.data.designatedVersion?.id);
 
       const listed = await reader.presets.list({ limit: 10 });
-      assert.deepEqual(listed.result.data.map((p) => p.slug), ['sdk-preset']);
+      assert.deepEqual(
+        listed.result.data.map((p) => p.slug),
+        ['sdk-preset'],
+      );
       assert.equal(listed.result.totalCount, 1);
       const got = await reader.presets.get({ slug: 'sdk-preset' });
       assert.equal(got.data.id, created.data.id);
       assert.equal(got.data.designatedVersion?.config.model, 'demo/fast');
       const versions = await reader.presets.listVersions({ slug: 'sdk-preset' });
-      assert.deepEqual(versions.result.data.map((v) => v?.version), [1, 2]);
+      assert.deepEqual(
+        versions.result.data.map((v) => v?.version),
+        [1, 2],
+      );
       assert.equal(versions.result.totalCount, 2);
       const v1 = await reader.presets.getVersion({ slug: 'sdk-preset', version: '1' });
       assert.equal(v1.data?.config.temperature, 0.4);
@@ -56,10 +72,19 @@ for (const dialect of dialects()) {
     });
 
     it('typed errors: 404 for an unknown slug, 400 for one that is not URL-safe, 403 for an API key creating', async () => {
-      await assert.rejects(reader.presets.get({ slug: 'missing' }), (e: unknown) => e instanceof Error && e.constructor.name === 'NotFoundResponseError');
-      await assert.rejects(reader.presets.get({ slug: 'not url safe' }), (e: unknown) => e instanceof Error && e.constructor.name === 'BadRequestResponseError');
       await assert.rejects(
-        reader.presets.createPresetsChatCompletions({ slug: 'x', chatRequest: { model: 'demo/echo', messages: [{ role: 'user', content: 'x' }] } }),
+        reader.presets.get({ slug: 'missing' }),
+        (e: unknown) => e instanceof Error && e.constructor.name === 'NotFoundResponseError',
+      );
+      await assert.rejects(
+        reader.presets.get({ slug: 'not url safe' }),
+        (e: unknown) => e instanceof Error && e.constructor.name === 'BadRequestResponseError',
+      );
+      await assert.rejects(
+        reader.presets.createPresetsChatCompletions({
+          slug: 'x',
+          chatRequest: { model: 'demo/echo', messages: [{ role: 'user', content: 'x' }] },
+        }),
         (e: unknown) => e instanceof Error && e.constructor.name === 'ForbiddenResponseError',
       );
     });

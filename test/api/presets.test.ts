@@ -2,22 +2,58 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { call, dialects, startTestServer, type TestServer } from '../support/server.js';
 
-type Version = { id: string; preset_id: string; version: number; config: Record<string, unknown>; system_prompt: string; creator_id: string };
-type Preset = Record<string, unknown> & { id: string; slug: string; name: string; status: string; designated_version_id: string; designated_version: Version };
+type Version = {
+  id: string;
+  preset_id: string;
+  version: number;
+  config: Record<string, unknown>;
+  system_prompt: string;
+  creator_id: string;
+};
+type Preset = Record<string, unknown> & {
+  id: string;
+  slug: string;
+  name: string;
+  status: string;
+  designated_version_id: string;
+  designated_version: Version;
+};
 type Err = { error: { code: number; message: string; metadata: Record<string, unknown> | null } };
 type List<T> = { data: T[]; total_count: number };
 
 const SEED_ORDER = [
-  'id', 'name', 'slug', 'description', 'status', 'status_updated_at', 'creator_user_id', 'workspace_id',
-  'designated_version_id', 'designated_version', 'created_at', 'updated_at',
+  'id',
+  'name',
+  'slug',
+  'description',
+  'status',
+  'status_updated_at',
+  'creator_user_id',
+  'workspace_id',
+  'designated_version_id',
+  'designated_version',
+  'created_at',
+  'updated_at',
 ];
-const VERSION_ORDER = ['id', 'preset_id', 'version', 'config', 'system_prompt', 'creator_id', 'created_at', 'updated_at'];
+const VERSION_ORDER = [
+  'id',
+  'preset_id',
+  'version',
+  'config',
+  'system_prompt',
+  'creator_id',
+  'created_at',
+  'updated_at',
+];
 const body = (extra: Record<string, unknown> = {}) => ({
   model: 'demo/echo',
   temperature: 0.2,
   stream: true,
   user: 'someone',
-  messages: [{ role: 'system', content: 'Answer briefly.' }, { role: 'user', content: 'ignored' }],
+  messages: [
+    { role: 'system', content: 'Answer briefly.' },
+    { role: 'user', content: 'ignored' },
+  ],
   ...extra,
 });
 
@@ -27,9 +63,13 @@ for (const dialect of dialects()) {
     let apiKey: string;
     const mgmt = () => server.managementToken;
     const save = (slug: string, b: Record<string, unknown>, query = '') =>
-      call<{ data: Preset } & Err>(server, 'POST', `/presets/${slug}/chat/completions${query}`, { token: mgmt(), body: b });
+      call<{ data: Preset } & Err>(server, 'POST', `/presets/${slug}/chat/completions${query}`, {
+        token: mgmt(),
+        body: b,
+      });
     const get = <T = { data: Preset }>(path: string, token = apiKey) => call<T & Err>(server, 'GET', path, { token });
-    const patch = (slug: string, b: Record<string, unknown>) => call<{ data: Preset } & Err>(server, 'PATCH', `/presets/${slug}`, { token: mgmt(), body: b });
+    const patch = (slug: string, b: Record<string, unknown>) =>
+      call<{ data: Preset } & Err>(server, 'PATCH', `/presets/${slug}`, { token: mgmt(), body: b });
     const expect400 = async (res: Promise<{ status: number; body: Err }>, field: string) => {
       const r = await res;
       assert.equal(r.status, 400, JSON.stringify(r.body));
@@ -51,10 +91,17 @@ for (const dialect of dialects()) {
       const p = created.body.data;
       assert.deepEqual(Object.keys(p), SEED_ORDER);
       assert.deepEqual(Object.keys(p.designated_version), VERSION_ORDER);
-      assert.deepEqual([p.slug, p.name, p.status, p.status_updated_at, p.description], ['support-bot', 'support-bot', 'active', null, null]);
+      assert.deepEqual(
+        [p.slug, p.name, p.status, p.status_updated_at, p.description],
+        ['support-bot', 'support-bot', 'active', null, null],
+      );
       assert.equal(p.creator_user_id, me.body.data.creator_user_id);
       assert.equal(p.designated_version_id, p.designated_version.id);
-      assert.deepEqual(p.designated_version.config, { model: 'demo/echo', temperature: 0.2, provider: { sort: 'price' } });
+      assert.deepEqual(p.designated_version.config, {
+        model: 'demo/echo',
+        temperature: 0.2,
+        provider: { sort: 'price' },
+      });
       assert.equal(p.designated_version.system_prompt, 'Answer briefly.');
       assert.equal(p.designated_version.version, 1);
       assert.equal(p.designated_version.creator_id, me.body.data.creator_user_id);
@@ -74,16 +121,28 @@ for (const dialect of dialects()) {
       await save('list-b', body());
       const all = await get<List<Preset>>('/presets');
       assert.equal(all.status, 200);
-      assert.deepEqual(all.body.data.slice(0, 2).map((x) => x.slug), ['list-b', 'list-a']);
+      assert.deepEqual(
+        all.body.data.slice(0, 2).map((x) => x.slug),
+        ['list-b', 'list-a'],
+      );
       assert.equal(all.body.total_count, all.body.data.length);
-      assert.ok(!('designated_version' in (all.body.data[0] ?? {})), 'list items are Preset, not PresetWithDesignatedVersion');
+      assert.ok(
+        !('designated_version' in (all.body.data[0] ?? {})),
+        'list items are Preset, not PresetWithDesignatedVersion',
+      );
       const page = await get<List<Preset>>('/presets?limit=1&offset=1');
-      assert.deepEqual([page.body.data.length, page.body.data[0]?.slug, page.body.total_count], [1, 'list-a', all.body.total_count]);
+      assert.deepEqual(
+        [page.body.data.length, page.body.data[0]?.slug, page.body.total_count],
+        [1, 'list-a', all.body.total_count],
+      );
 
       await save('list-a', body({ temperature: 1 }));
       await save('list-a', body({ temperature: 1.5 }));
       const versions = await get<List<Version>>('/presets/list-a/versions');
-      assert.deepEqual(versions.body.data.map((v) => v.version), [1, 2, 3]);
+      assert.deepEqual(
+        versions.body.data.map((v) => v.version),
+        [1, 2, 3],
+      );
       assert.equal(versions.body.total_count, 3);
       const second = await get<List<Version>>('/presets/list-a/versions?offset=1&limit=1');
       assert.deepEqual([second.body.data.map((v) => v.version), second.body.total_count], [[2], 3]);
@@ -123,7 +182,12 @@ for (const dialect of dialects()) {
     });
 
     it('404: unknown slugs and versions, in every read and in PATCH', async () => {
-      for (const path of ['/presets/nope', '/presets/nope/versions', '/presets/nope/versions/1', '/presets/valid/versions/99']) {
+      for (const path of [
+        '/presets/nope',
+        '/presets/nope/versions',
+        '/presets/nope/versions/1',
+        '/presets/valid/versions/99',
+      ]) {
         const r = await get(path);
         assert.equal(r.status, 404, path);
         assert.equal(r.body.error.code, 404);
@@ -134,7 +198,12 @@ for (const dialect of dialects()) {
     it('PATCH: name, description, status (with status_updated_at) and roll back to an older version', async () => {
       await save('rollback', body({ temperature: 0.1 }));
       const v2 = await save('rollback', body({ temperature: 0.9 }));
-      const updated = await patch('rollback', { name: 'Rollback bot', description: 'd', status: 'archived', designated_version: 1 });
+      const updated = await patch('rollback', {
+        name: 'Rollback bot',
+        description: 'd',
+        status: 'archived',
+        designated_version: 1,
+      });
       assert.equal(updated.status, 200, JSON.stringify(updated.body));
       const p = updated.body.data;
       assert.deepEqual([p.name, p.description, p.status], ['Rollback bot', 'd', 'archived']);
@@ -145,7 +214,10 @@ for (const dialect of dialects()) {
       const unchanged = await patch('rollback', { status: 'archived' });
       assert.equal(unchanged.body.data.status_updated_at, p.status_updated_at, 'same status: not a transition');
       const cleared = await patch('rollback', { description: null, status: 'active' });
-      assert.deepEqual([cleared.body.data.description, cleared.body.data.name, cleared.body.data.status], [null, 'Rollback bot', 'active']);
+      assert.deepEqual(
+        [cleared.body.data.description, cleared.body.data.name, cleared.body.data.status],
+        [null, 'Rollback bot', 'active'],
+      );
       const v3 = await save('rollback', body());
       assert.equal(v3.body.data.designated_version.version, 3, 'numbering continues after a roll back');
     });
@@ -163,10 +235,19 @@ for (const dialect of dialects()) {
     });
 
     it('workspace isolation: a slug is per workspace; another workspace cannot see it', async () => {
-      const ws = await call<{ data: { id: string } }>(server, 'POST', '/workspaces', { token: mgmt(), body: { name: 'Team B', slug: `team-b-${dialect}` } });
+      const ws = await call<{ data: { id: string } }>(server, 'POST', '/workspaces', {
+        token: mgmt(),
+        body: { name: 'Team B', slug: `team-b-${dialect}` },
+      });
       const me = await call<{ data: { creator_user_id: string } }>(server, 'GET', '/key', { token: mgmt() });
-      await call(server, 'POST', `/workspaces/${ws.body.data.id}/members/add`, { token: mgmt(), body: { user_ids: [me.body.data.creator_user_id] } });
-      const other = await call<{ key: string }>(server, 'POST', '/keys', { token: mgmt(), body: { name: 'b', workspace_id: ws.body.data.id } });
+      await call(server, 'POST', `/workspaces/${ws.body.data.id}/members/add`, {
+        token: mgmt(),
+        body: { user_ids: [me.body.data.creator_user_id] },
+      });
+      const other = await call<{ key: string }>(server, 'POST', '/keys', {
+        token: mgmt(),
+        body: { name: 'b', workspace_id: ws.body.data.id },
+      });
       const bKey = other.body.key;
       assert.match(bKey, /^sk-sy-v1-/);
       assert.equal((await get('/presets/support-bot', bKey)).status, 404);
@@ -181,7 +262,11 @@ for (const dialect of dialects()) {
       assert.equal(seenByB.body.data.designated_version.config.temperature, 1.9);
       const seenByDefault = await get('/presets/support-bot');
       assert.equal(seenByDefault.body.data.designated_version.version, 2);
-      assert.equal((await get('/presets?workspace_id=default', bKey)).status, 403, 'an API key cannot read another workspace');
+      assert.equal(
+        (await get('/presets?workspace_id=default', bKey)).status,
+        403,
+        'an API key cannot read another workspace',
+      );
       await expect400(get('/presets?workspace_id=no-such-workspace', mgmt()), 'workspace_id');
     });
   });

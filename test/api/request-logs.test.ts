@@ -31,7 +31,10 @@ describe('request logs: one line per model call', () => {
     for (let i = 0; i < 100 && !pred(); i++) await new Promise((r) => setTimeout(r, 10));
   };
   const chat = (token: string, body: Record<string, unknown>, path = '/chat/completions') =>
-    call<Record<string, unknown>>(server, 'POST', path, { token, body: { model: 'openai/gpt-test', messages: [{ role: 'user', content: PROMPT }], ...body } });
+    call<Record<string, unknown>>(server, 'POST', path, {
+      token,
+      body: { model: 'openai/gpt-test', messages: [{ role: 'user', content: PROMPT }], ...body },
+    });
 
   before(async () => {
     fake = await startFakeUpstream();
@@ -46,7 +49,10 @@ describe('request logs: one line per model call', () => {
     const stream = { write: (line: string) => void lines.push(JSON.parse(line) as Line) };
     running = await startServer({ config, logger: { level: 'info', stream } });
     server = { api: `${running.url}/api/v1` };
-    const created = await call<{ key: string }>(server, 'POST', '/keys', { token: managementToken, body: { name: 'logs' } });
+    const created = await call<{ key: string }>(server, 'POST', '/keys', {
+      token: managementToken,
+      body: { name: 'logs' },
+    });
     apiKey = created.body.key;
   });
   after(async () => {
@@ -83,7 +89,10 @@ describe('request logs: one line per model call', () => {
     await new Promise((r) => setTimeout(r, 50));
     const msgs = about(requestId).map((l) => l.msg);
     assert.equal(msgs.filter((m) => m === 'model call').length, 1);
-    assert.deepEqual(msgs.filter((m) => m !== 'model call' && m !== 'request failed'), []);
+    assert.deepEqual(
+      msgs.filter((m) => m !== 'model call' && m !== 'request failed'),
+      [],
+    );
   });
 
   it('a refused call logs one compact line: method, path, status, request id, response time; no query, headers or body', async () => {
@@ -115,14 +124,15 @@ describe('request logs: one line per model call', () => {
       assert.equal(fresh.filter((l) => l.reqId === line.reqId).length, 1, 'one line per refused call');
     }
     const text = JSON.stringify(fresh);
-    for (const leak of ['query-secret', PROMPT, apiKey, 'authorization', 'sk-sy-v1-']) assert.equal(text.includes(leak), false, leak);
+    for (const leak of ['query-secret', PROMPT, apiKey, 'authorization', 'sk-sy-v1-'])
+      assert.equal(text.includes(leak), false, leak);
     assert.equal(
       fresh.some((l) => l.msg === 'incoming request' || l.msg === 'request completed' || l.msg === 'model call'),
       false,
     );
   });
 
-  it('management routes keep Fastify\'s two request lines', async () => {
+  it("management routes keep Fastify's two request lines", async () => {
     const before = lines.length;
     const res = await call(server, 'GET', '/keys', { token: managementToken });
     assert.equal(res.status, 200);

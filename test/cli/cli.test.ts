@@ -22,14 +22,18 @@ describe('switchyard CLI', () => {
   let server: TestServer;
 
   before(async () => {
-    server = await startTestServer({ dialect: 'sqlite', db: { url: env.SWITCHYARD_DATABASE_URL, dispose: () => Promise.resolve(file.cleanup()) } });
+    server = await startTestServer({
+      dialect: 'sqlite',
+      db: { url: env.SWITCHYARD_DATABASE_URL, dispose: () => Promise.resolve(file.cleanup()) },
+    });
   });
   after(() => server.close());
 
   it('prints help for every command and fails clearly on bad input', () => {
     const help = cli(['--help'], env);
     assert.equal(help.code, 0);
-    for (const c of ['serve', 'migrate', 'keys create-management', 'keys rotate-management', 'members add']) assert.ok(help.out.includes(c), c);
+    for (const c of ['serve', 'migrate', 'keys create-management', 'keys rotate-management', 'members add'])
+      assert.ok(help.out.includes(c), c);
     assert.equal(cli(['members', 'add', '--help'], env).code, 0);
     const bad = cli(['members', 'add'], env);
     assert.equal(bad.code, 2);
@@ -49,7 +53,9 @@ describe('switchyard CLI', () => {
     const hash = /hash:\s+(\S+)/.exec(created.out)?.[1] ?? '';
     const token = /token:\s+(\S+)/.exec(created.out)?.[1] ?? '';
     assert.match(token, /^sk-sy-v1-[0-9a-f]{64}$/);
-    const me = await call<{ data: { is_management_key: boolean; creator_user_id: string } }>(server, 'GET', '/key', { token });
+    const me = await call<{ data: { is_management_key: boolean; creator_user_id: string } }>(server, 'GET', '/key', {
+      token,
+    });
     assert.equal(me.body.data.is_management_key, true);
     assert.equal(me.body.data.creator_user_id, userId);
     assert.ok(cli(['keys', 'list', '--management'], env).out.includes(hash));
@@ -88,12 +94,25 @@ describe('server process', () => {
       configPath,
       JSON.stringify({
         providers: [{ id: 'demo', kind: 'demo', base_url: 'http://demo.local/?delay_ms=60', zdr: true }],
-        models: [{ slug: 'demo/slow', context_length: 8000, endpoints: [{ provider: 'demo', upstream_model: 'echo', pricing: { prompt: 0, completion: 0 } }] }],
+        models: [
+          {
+            slug: 'demo/slow',
+            context_length: 8000,
+            endpoints: [{ provider: 'demo', upstream_model: 'echo', pricing: { prompt: 0, completion: 0 } }],
+          },
+        ],
       }),
     );
     const start = () =>
       spawn(process.execPath, [MAIN], {
-        env: { ...process.env, PORT: '0', SWITCHYARD_DATABASE_URL: `sqlite:${file.path}`, SWITCHYARD_MANAGEMENT_KEY: '', SWITCHYARD_CONFIG: configPath, SWITCHYARD_LOG_LEVEL: 'info' },
+        env: {
+          ...process.env,
+          PORT: '0',
+          SWITCHYARD_DATABASE_URL: `sqlite:${file.path}`,
+          SWITCHYARD_MANAGEMENT_KEY: '',
+          SWITCHYARD_CONFIG: configPath,
+          SWITCHYARD_LOG_LEVEL: 'info',
+        },
         stdio: ['ignore', 'pipe', 'pipe'],
       });
     try {
@@ -113,7 +132,11 @@ describe('server process', () => {
       const res = await fetch(`${api}/chat/completions`, {
         method: 'POST',
         headers: { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json' },
-        body: JSON.stringify({ model: 'demo/slow', stream: true, messages: [{ role: 'user', content: 'a fairly long message to stream back' }] }),
+        body: JSON.stringify({
+          model: 'demo/slow',
+          stream: true,
+          messages: [{ role: 'user', content: 'a fairly long message to stream back' }],
+        }),
       });
       const reader = res.body?.getReader();
       assert.ok(reader);
@@ -141,7 +164,10 @@ describe('server process', () => {
   });
 
   it('refuses a malformed SWITCHYARD_MANAGEMENT_KEY with exit code 2', () => {
-    const r = spawnSync(process.execPath, [MAIN], { env: { ...process.env, SWITCHYARD_MANAGEMENT_KEY: 'short', PORT: '0' }, encoding: 'utf8' });
+    const r = spawnSync(process.execPath, [MAIN], {
+      env: { ...process.env, SWITCHYARD_MANAGEMENT_KEY: 'short', PORT: '0' },
+      encoding: 'utf8',
+    });
     assert.equal(r.status, 2);
     assert.match(r.stderr, /SWITCHYARD_MANAGEMENT_KEY/);
   });

@@ -1,5 +1,12 @@
 import type { ServerResponse } from 'node:http';
-import { FAKE_CACHE, FAKE_PIECES, FAKE_TEXT, FAKE_TOOL_ARG_PIECES, FAKE_USAGE, type FakeBehaviour } from './behaviour.js';
+import {
+  FAKE_CACHE,
+  FAKE_PIECES,
+  FAKE_TEXT,
+  FAKE_TOOL_ARG_PIECES,
+  FAKE_USAGE,
+  type FakeBehaviour,
+} from './behaviour.js';
 import type { Json } from './json.js';
 
 /** Anthropic Messages API wire format (JSON, SSE events, error bodies). */
@@ -36,7 +43,12 @@ function usage(b: FakeBehaviour, output: number): Json {
         cache_read_input_tokens: FAKE_CACHE.read,
         cache_creation_input_tokens: FAKE_CACHE.write,
       }
-    : { input_tokens: FAKE_USAGE.prompt_tokens, output_tokens: output, cache_read_input_tokens: 0, cache_creation_input_tokens: 0 };
+    : {
+        input_tokens: FAKE_USAGE.prompt_tokens,
+        output_tokens: output,
+        cache_read_input_tokens: 0,
+        cache_creation_input_tokens: 0,
+      };
 }
 
 export function messagesJson(body: Json, b: FakeBehaviour): Json {
@@ -69,7 +81,16 @@ export function messagesEvents(body: Json, b: FakeBehaviour): AnthropicEvent[] {
   const ev = (event: string, data: Json): AnthropicEvent => ({ event, data: { type: event, ...data } });
   const events: AnthropicEvent[] = [
     ev('message_start', {
-      message: { id: 'msg_fake_1', type: 'message', role: 'assistant', model, content: [], stop_reason: null, stop_sequence: null, usage: usage(b, 1) },
+      message: {
+        id: 'msg_fake_1',
+        type: 'message',
+        role: 'assistant',
+        model,
+        content: [],
+        stop_reason: null,
+        stop_sequence: null,
+        usage: usage(b, 1),
+      },
     }),
     ev('content_block_start', { index: 0, content_block: { type: 'text', text: '' } }),
     ev('ping', {}),
@@ -77,11 +98,18 @@ export function messagesEvents(body: Json, b: FakeBehaviour): AnthropicEvent[] {
   if (b.toolCall) {
     events.push(ev('content_block_delta', { index: 0, delta: { type: 'text_delta', text: 'Let me check.' } }));
     events.push(ev('content_block_stop', { index: 0 }));
-    events.push(ev('content_block_start', { index: 1, content_block: { type: 'tool_use', id: 'toolu_fake_1', name: toolName(body), input: {} } }));
-    for (const piece of FAKE_TOOL_ARG_PIECES) events.push(ev('content_block_delta', { index: 1, delta: { type: 'input_json_delta', partial_json: piece } }));
+    events.push(
+      ev('content_block_start', {
+        index: 1,
+        content_block: { type: 'tool_use', id: 'toolu_fake_1', name: toolName(body), input: {} },
+      }),
+    );
+    for (const piece of FAKE_TOOL_ARG_PIECES)
+      events.push(ev('content_block_delta', { index: 1, delta: { type: 'input_json_delta', partial_json: piece } }));
     events.push(ev('content_block_stop', { index: 1 }));
   } else {
-    for (const text of FAKE_PIECES) events.push(ev('content_block_delta', { index: 0, delta: { type: 'text_delta', text } }));
+    for (const text of FAKE_PIECES)
+      events.push(ev('content_block_delta', { index: 0, delta: { type: 'text_delta', text } }));
     events.push(ev('content_block_stop', { index: 0 }));
   }
   events.push(

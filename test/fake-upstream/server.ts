@@ -1,7 +1,13 @@
 import { createServer, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { anthropicError, messagesEvents, messagesJson, midStreamErrorEvent as anthropicMidError, writeAnthropicEvent } from './anthropic-wire.js';
+import {
+  anthropicError,
+  messagesEvents,
+  messagesJson,
+  midStreamErrorEvent as anthropicMidError,
+  writeAnthropicEvent,
+} from './anthropic-wire.js';
 import { NORMAL, parseBehaviour, type FakeBehaviour } from './behaviour.js';
 import type { Json } from './json.js';
 import {
@@ -61,7 +67,11 @@ async function readBody(req: IncomingMessage): Promise<Json | null> {
   }
 }
 
-function pickBehaviour(queued: FakeBehaviour | undefined, headers: IncomingHttpHeaders, body: Json | null): FakeBehaviour {
+function pickBehaviour(
+  queued: FakeBehaviour | undefined,
+  headers: IncomingHttpHeaders,
+  body: Json | null,
+): FakeBehaviour {
   if (queued !== undefined) return queued;
   const header = headers['x-fake-behaviour'];
   if (typeof header === 'string') {
@@ -110,10 +120,18 @@ export async function startFakeUpstream(): Promise<FakeUpstream> {
     }
   }
 
-  const answer = async (req: IncomingMessage, res: ServerResponse, path: string, body: Json, b: FakeBehaviour): Promise<void> => {
+  const answer = async (
+    req: IncomingMessage,
+    res: ServerResponse,
+    path: string,
+    body: Json,
+    b: FakeBehaviour,
+  ): Promise<void> => {
     const wire = req.method === 'POST' ? ROUTES[path] : undefined;
     if (wire === undefined) {
-      sendJson(res, 404, { error: { message: `Unknown path ${path}`, type: 'invalid_request_error', code: 'not_found' } });
+      sendJson(res, 404, {
+        error: { message: `Unknown path ${path}`, type: 'invalid_request_error', code: 'not_found' },
+      });
       return;
     }
     if (b.hang) return; // never answers; the client must time out or abort
@@ -125,7 +143,12 @@ export async function startFakeUpstream(): Promise<FakeUpstream> {
       if (b.failStatus === 429 || b.failStatus === 503 || b.failStatus === 529) headers['retry-after'] = '2';
       if (anthropic) headers['request-id'] = 'req_fake_1';
       const apiKey = bearer(req.headers.authorization);
-      sendJson(res, b.failStatus, anthropic ? anthropicError(b.failStatus) : openAiError(b.failStatus, apiKey), headers);
+      sendJson(
+        res,
+        b.failStatus,
+        anthropic ? anthropicError(b.failStatus) : openAiError(b.failStatus, apiKey),
+        headers,
+      );
       return;
     }
     if (b.invalidJson) {
@@ -137,7 +160,12 @@ export async function startFakeUpstream(): Promise<FakeUpstream> {
       await stream(res, wire, body, b);
       return;
     }
-    const json = wire === 'openai-chat' ? chatJson(body, b) : wire === 'openai-completions' ? completionJson(body, b) : messagesJson(body, b);
+    const json =
+      wire === 'openai-chat'
+        ? chatJson(body, b)
+        : wire === 'openai-completions'
+          ? completionJson(body, b)
+          : messagesJson(body, b);
     if (b.cutStreamAfter !== null) {
       const text = JSON.stringify(json);
       res.writeHead(200, { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(text)) });
@@ -155,10 +183,18 @@ export async function startFakeUpstream(): Promise<FakeUpstream> {
     const writers: (() => void)[] =
       wire === 'anthropic'
         ? messagesEvents(body, b).map((e) => () => writeAnthropicEvent(res, e))
-        : (wire === 'openai-chat' ? chatEvents(body, b) : completionEvents(body, b)).map((e) => () => writeOpenAiEvent(res, e));
+        : (wire === 'openai-chat' ? chatEvents(body, b) : completionEvents(body, b)).map(
+            (e) => () => writeOpenAiEvent(res, e),
+          );
     if (b.midStreamError) {
       const at = Math.min(2, writers.length);
-      writers.splice(at, writers.length - at, wire === 'anthropic' ? () => writeAnthropicEvent(res, anthropicMidError()) : () => writeOpenAiEvent(res, openAiMidError()));
+      writers.splice(
+        at,
+        writers.length - at,
+        wire === 'anthropic'
+          ? () => writeAnthropicEvent(res, anthropicMidError())
+          : () => writeOpenAiEvent(res, openAiMidError()),
+      );
     } else if (wire !== 'anthropic' && !b.noDone) {
       writers.push(() => writeOpenAiEvent(res, '[DONE]'));
     }
@@ -208,6 +244,10 @@ function bearer(value: string | undefined): string | null {
 
 function sendJson(res: ServerResponse, status: number, json: Json, headers: Record<string, string> = {}): void {
   const text = JSON.stringify(json);
-  res.writeHead(status, { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(text)), ...headers });
+  res.writeHead(status, {
+    'content-type': 'application/json',
+    'content-length': String(Buffer.byteLength(text)),
+    ...headers,
+  });
   res.end(text);
 }

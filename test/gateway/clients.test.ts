@@ -21,23 +21,35 @@ describe('model calls through official clients', () => {
   after(() => gw.close());
 
   it('openai client: JSON chat completion with id, model, provider and usage.cost', async () => {
-    const res = await openai.chat.completions.create({ model: 'openai/gpt-test', messages: [{ role: 'user', content: 'hello' }] });
+    const res = await openai.chat.completions.create({
+      model: 'openai/gpt-test',
+      messages: [{ role: 'user', content: 'hello' }],
+    });
     assert.match(res.id, /^gen-/);
     assert.equal(res.model, 'openai/gpt-test');
     assert.equal(res.choices[0]?.message.content, FAKE_TEXT);
     const usage = res.usage as unknown as { prompt_tokens: number; completion_tokens: number; cost: number };
     assert.equal(usage.prompt_tokens, FAKE_USAGE.prompt_tokens);
-    const expected = FAKE_USAGE.prompt_tokens * PRICES.primary.prompt + FAKE_USAGE.completion_tokens * PRICES.primary.completion;
+    const expected =
+      FAKE_USAGE.prompt_tokens * PRICES.primary.prompt + FAKE_USAGE.completion_tokens * PRICES.primary.completion;
     assert.ok(close(usage.cost, expected), `${usage.cost} vs ${expected}`);
     assert.equal((res as unknown as { provider: string }).provider, 'Fake OpenAI');
     const upstream = gw.fake.requests.at(-1);
     assert.equal(upstream?.path, '/v1/chat/completions');
     assert.equal((upstream?.body as { model: string }).model, 'gpt-test', 'upstream gets its own model name');
-    assert.equal(upstream?.headers.authorization, 'Bearer sk-upstream-primary-secret-0001', 'the provider key, not the client key');
+    assert.equal(
+      upstream?.headers.authorization,
+      'Bearer sk-upstream-primary-secret-0001',
+      'the provider key, not the client key',
+    );
   });
 
   it('openai client: streamed chat completion, usage with cost in the last chunk', async () => {
-    const stream = await openai.chat.completions.create({ model: 'openai/gpt-test', stream: true, messages: [{ role: 'user', content: 'hi' }] });
+    const stream = await openai.chat.completions.create({
+      model: 'openai/gpt-test',
+      stream: true,
+      messages: [{ role: 'user', content: 'hi' }],
+    });
     let text = '';
     let lastUsage: { cost?: number; total_tokens: number } | undefined;
     const ids = new Set<string>();
@@ -65,19 +77,32 @@ describe('model calls through official clients', () => {
     assert.equal(upstream?.path, '/v1/messages');
     assert.equal((upstream?.body as { system: unknown }).system !== undefined, true, 'system prompt translated');
     const cost = (res.usage as unknown as { cost: number }).cost;
-    assert.ok(close(cost, FAKE_USAGE.prompt_tokens * PRICES.anthropic.prompt + FAKE_USAGE.completion_tokens * PRICES.anthropic.completion));
-    const stream = await openai.chat.completions.create({ model: 'anthropic/claude-test', stream: true, messages: [{ role: 'user', content: 'x' }] });
+    assert.ok(
+      close(
+        cost,
+        FAKE_USAGE.prompt_tokens * PRICES.anthropic.prompt + FAKE_USAGE.completion_tokens * PRICES.anthropic.completion,
+      ),
+    );
+    const stream = await openai.chat.completions.create({
+      model: 'anthropic/claude-test',
+      stream: true,
+      messages: [{ role: 'user', content: 'x' }],
+    });
     let text = '';
     for await (const chunk of stream) text += chunk.choices[0]?.delta.content ?? '';
     assert.equal(text, FAKE_TEXT);
   });
 
   it('@openrouter/sdk chat.send, JSON and streaming', async () => {
-    const res = await sdk.chat.send({ chatRequest: { model: 'openai/gpt-test', messages: [{ role: 'user', content: 'hello' }], stream: false } });
+    const res = await sdk.chat.send({
+      chatRequest: { model: 'openai/gpt-test', messages: [{ role: 'user', content: 'hello' }], stream: false },
+    });
     if (!('choices' in res)) throw new Error('expected a JSON result');
     assert.equal(res.model, 'openai/gpt-test');
     assert.equal(res.choices[0]?.message.content, FAKE_TEXT);
-    const stream = await sdk.chat.send({ chatRequest: { model: 'anthropic/claude-test', messages: [{ role: 'user', content: 'hello' }], stream: true } });
+    const stream = await sdk.chat.send({
+      chatRequest: { model: 'anthropic/claude-test', messages: [{ role: 'user', content: 'hello' }], stream: true },
+    });
     if ('choices' in stream) throw new Error('expected a stream');
     let text = '';
     for await (const chunk of stream) text += chunk.choices[0]?.delta.content ?? '';
@@ -99,7 +124,9 @@ describe('model calls through official clients', () => {
 
   it('GET /models and /providers list the catalog', async () => {
     const models = await sdk.models.list();
-    assert.ok(models.result.data.some((m) => m.id === 'openai/gpt-test' && m.canonicalSlug === 'openai/gpt-test-2026-01-01'));
+    assert.ok(
+      models.result.data.some((m) => m.id === 'openai/gpt-test' && m.canonicalSlug === 'openai/gpt-test-2026-01-01'),
+    );
     const providers = await sdk.providers.list();
     assert.ok(providers.data.some((p) => p.slug === 'fake-anthropic'));
   });

@@ -22,31 +22,62 @@ for (const dialect of dialects()) {
 
     /** Sets the filters of the key's guardrail (replace semantics). */
     const filters = async (builtins: Json[], custom: Json[] = []) => {
-      const res = await call(gw.server, 'PATCH', `/guardrails/${guardrailId}`, { token: mgmt(), body: { content_filter_builtins: builtins, content_filters: custom } });
+      const res = await call(gw.server, 'PATCH', `/guardrails/${guardrailId}`, {
+        token: mgmt(),
+        body: { content_filter_builtins: builtins, content_filters: custom },
+      });
       assert.equal(res.status, 200, JSON.stringify(res.body));
     };
-    const chat = (body: Json) => call<Answer>(gw.server, 'POST', '/chat/completions', { token: key.token, body: { model: 'openai/gpt-test', max_tokens: 10, ...body } });
+    const chat = (body: Json) =>
+      call<Answer>(gw.server, 'POST', '/chat/completions', {
+        token: key.token,
+        body: { model: 'openai/gpt-test', max_tokens: 10, ...body },
+      });
     /** The body the fake upstream received for the last call, as text. */
     const received = () => JSON.stringify(gw.fake.requests.at(-1)?.body ?? null);
 
     before(async () => {
       gw = await startGateway({ dialect });
-      const created = await call<{ key: string; data: { hash: string } }>(gw.server, 'POST', '/keys', { token: mgmt(), body: { name: 'filtered' } });
+      const created = await call<{ key: string; data: { hash: string } }>(gw.server, 'POST', '/keys', {
+        token: mgmt(),
+        body: { name: 'filtered' },
+      });
       key = { token: created.body.key, hash: created.body.data.hash };
-      const g = await call<{ data: { id: string } }>(gw.server, 'POST', '/guardrails', { token: mgmt(), body: { name: 'screening' } });
+      const g = await call<{ data: { id: string } }>(gw.server, 'POST', '/guardrails', {
+        token: mgmt(),
+        body: { name: 'screening' },
+      });
       guardrailId = g.body.data.id;
-      await call(gw.server, 'POST', `/guardrails/${guardrailId}/assignments/keys`, { token: mgmt(), body: { key_hashes: [key.hash] } });
+      await call(gw.server, 'POST', `/guardrails/${guardrailId}/assignments/keys`, {
+        token: mgmt(),
+        body: { key_hashes: [key.hash] },
+      });
     });
     after(() => gw.close());
     beforeEach(() => gw.fake.reset());
 
     it('redacts every text a message carries before it goes upstream', async () => {
-      await filters([{ slug: 'email', action: 'redact' }, { slug: 'credit-card', action: 'redact' }]);
+      await filters([
+        { slug: 'email', action: 'redact' },
+        { slug: 'credit-card', action: 'redact' },
+      ]);
       const res = await chat({
         messages: [
           { role: 'system', content: `Escalations go to ${EMAIL}.` },
-          { role: 'user', content: [{ type: 'text', text: `My card is ${CARD}` }, { type: 'image_url', image_url: { url: 'https://example.invalid/a.png' } }] },
-          { role: 'assistant', content: null, tool_calls: [{ id: 'c1', type: 'function', function: { name: 'mail', arguments: JSON.stringify({ to: EMAIL }) } }] },
+          {
+            role: 'user',
+            content: [
+              { type: 'text', text: `My card is ${CARD}` },
+              { type: 'image_url', image_url: { url: 'https://example.invalid/a.png' } },
+            ],
+          },
+          {
+            role: 'assistant',
+            content: null,
+            tool_calls: [
+              { id: 'c1', type: 'function', function: { name: 'mail', arguments: JSON.stringify({ to: EMAIL }) } },
+            ],
+          },
           { role: 'tool', tool_call_id: 'c1', content: `sent to ${EMAIL}` },
           { role: 'user', content: 'thanks' },
         ],
@@ -63,14 +94,21 @@ for (const dialect of dialects()) {
 
     it('redacts the legacy completions prompt, and streamed calls alike', async () => {
       await filters([{ slug: 'email', action: 'redact' }]);
-      const legacy = await call(gw.server, 'POST', '/completions', { token: key.token, body: { model: 'openai/gpt-test', prompt: `write to ${EMAIL}`, max_tokens: 5 } });
+      const legacy = await call(gw.server, 'POST', '/completions', {
+        token: key.token,
+        body: { model: 'openai/gpt-test', prompt: `write to ${EMAIL}`, max_tokens: 5 },
+      });
       assert.equal(legacy.status, 200);
       assert.ok(!received().includes(EMAIL));
       assert.match(received(), /\[EMAIL\]/);
       const streamed = await fetch(`${gw.server.api}/chat/completions`, {
         method: 'POST',
         headers: { authorization: `Bearer ${key.token}`, 'content-type': 'application/json' },
-        body: JSON.stringify({ model: 'openai/gpt-test', stream: true, messages: [{ role: 'user', content: `cc ${EMAIL}` }] }),
+        body: JSON.stringify({
+          model: 'openai/gpt-test',
+          stream: true,
+          messages: [{ role: 'user', content: `cc ${EMAIL}` }],
+        }),
       });
       assert.equal(streamed.status, 200);
       await streamed.text();
@@ -78,7 +116,10 @@ for (const dialect of dialects()) {
     });
 
     it('overlapping matches of several filters leave one clean placeholder, no fragments', async () => {
-      await filters([{ slug: 'email', action: 'redact' }], [{ pattern: 'doe@example', action: 'redact', label: '[SECRET]' }]);
+      await filters(
+        [{ slug: 'email', action: 'redact' }],
+        [{ pattern: 'doe@example', action: 'redact', label: '[SECRET]' }],
+      );
       assert.equal((await chat({ messages: [{ role: 'user', content: `reach ${EMAIL} today` }] })).status, 200);
       const sent = received();
       assert.ok(!sent.includes('doe') && !sent.includes('example.com'), sent);
@@ -86,7 +127,10 @@ for (const dialect of dialects()) {
     });
 
     it('block refuses with 403 naming the filter, never the matched text, and nothing goes upstream', async () => {
-      await filters([{ slug: 'ssn', action: 'block' }], [{ pattern: 'project\\s+bluebird', action: 'block', label: 'codename' }]);
+      await filters(
+        [{ slug: 'ssn', action: 'block' }],
+        [{ pattern: 'project\\s+bluebird', action: 'block', label: 'codename' }],
+      );
       const ssn = await chat({ messages: [{ role: 'user', content: 'my ssn is 123-45-6789' }] });
       assert.equal(ssn.status, 403);
       assert.equal(ssn.body.error?.metadata?.filter, 'ssn');
@@ -110,14 +154,24 @@ for (const dialect of dialects()) {
       assert.equal(res.headers.get('x-switchyard-content-flags'), 'regex-prompt-injection');
       const body = (await res.json()) as { id: string };
       assert.match(received(), /Ignore all previous instructions/, 'flagged text arrives unchanged');
-      const gen = await call<{ data: { content_filter_flags: string[] } }>(gw.server, 'GET', `/generation?id=${body.id}`, { token: key.token });
+      const gen = await call<{ data: { content_filter_flags: string[] } }>(
+        gw.server,
+        'GET',
+        `/generation?id=${body.id}`,
+        { token: key.token },
+      );
       assert.deepEqual(gen.body.data.content_filter_flags, ['regex-prompt-injection']);
-      const metrics = await (await fetch(`${gw.server.api}/metrics`, { headers: { authorization: `Bearer ${mgmt()}` } })).text();
+      const metrics = await (
+        await fetch(`${gw.server.api}/metrics`, { headers: { authorization: `Bearer ${mgmt()}` } })
+      ).text();
       assert.match(metrics, /switchyard_content_filter_flags_total\{filter="regex-prompt-injection"\} [1-9]/);
       const clean = await fetch(`${gw.server.api}/chat/completions`, {
         method: 'POST',
         headers: { authorization: `Bearer ${key.token}`, 'content-type': 'application/json' },
-        body: JSON.stringify({ model: 'openai/gpt-test', messages: [{ role: 'user', content: 'What is the capital of France?' }] }),
+        body: JSON.stringify({
+          model: 'openai/gpt-test',
+          messages: [{ role: 'user', content: 'What is the capital of France?' }],
+        }),
       });
       assert.equal(clean.headers.get('x-switchyard-content-flags'), null);
       await clean.text();
@@ -125,12 +179,27 @@ for (const dialect of dialects()) {
 
     it('scan_scope user_only screens only user text for injection', async () => {
       await filters([{ slug: 'regex-prompt-injection', action: 'block', scan_scope: 'user_only' }]);
-      const system = await chat({ messages: [{ role: 'system', content: INJECTION }, { role: 'user', content: 'hello' }] });
+      const system = await chat({
+        messages: [
+          { role: 'system', content: INJECTION },
+          { role: 'user', content: 'hello' },
+        ],
+      });
       assert.equal(system.status, 200, 'system text is out of scope');
       const user = await chat({ messages: [{ role: 'user', content: INJECTION }] });
       assert.equal(user.status, 403);
       await filters([{ slug: 'regex-prompt-injection', action: 'block', scan_scope: 'all_messages' }]);
-      assert.equal((await chat({ messages: [{ role: 'system', content: INJECTION }, { role: 'user', content: 'hello' }] })).status, 403);
+      assert.equal(
+        (
+          await chat({
+            messages: [
+              { role: 'system', content: INJECTION },
+              { role: 'user', content: 'hello' },
+            ],
+          })
+        ).status,
+        403,
+      );
     });
 
     it('a guardrail edit changes the screening of the very next request', async () => {

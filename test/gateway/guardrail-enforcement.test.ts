@@ -5,7 +5,8 @@ import { MutableClock } from '../support/clock.js';
 import { PRICES, startGateway, type GatewayHarness } from '../support/gateway.js';
 import { call, dialects } from '../support/server.js';
 
-const ONE_CALL = FAKE_USAGE.prompt_tokens * PRICES.primary.prompt + FAKE_USAGE.completion_tokens * PRICES.primary.completion;
+const ONE_CALL =
+  FAKE_USAGE.prompt_tokens * PRICES.primary.prompt + FAKE_USAGE.completion_tokens * PRICES.primary.completion;
 
 interface ErrorBody {
   error?: { code: number; message: string; metadata?: Record<string, unknown> };
@@ -19,21 +20,48 @@ for (const dialect of dialects()) {
     const mgmt = () => gw.server.managementToken;
 
     const newKey = async () => {
-      const res = await call<{ key: string; data: { hash: string; creator_user_id: string } }>(gw.server, 'POST', '/keys', { token: mgmt(), body: { name: 'enforced' } });
+      const res = await call<{ key: string; data: { hash: string; creator_user_id: string } }>(
+        gw.server,
+        'POST',
+        '/keys',
+        { token: mgmt(), body: { name: 'enforced' } },
+      );
       assert.equal(res.status, 201);
       return { token: res.body.key, hash: res.body.data.hash, member: res.body.data.creator_user_id };
     };
     const guardrail = async (body: Record<string, unknown>) => {
-      const res = await call<{ data: { id: string } }>(gw.server, 'POST', '/guardrails', { token: mgmt(), body: { name: `g-${Math.random()}`, ...body } });
+      const res = await call<{ data: { id: string } }>(gw.server, 'POST', '/guardrails', {
+        token: mgmt(),
+        body: { name: `g-${Math.random()}`, ...body },
+      });
       assert.equal(res.status, 201, JSON.stringify(res.body));
       return res.body.data.id;
     };
     const assignKey = async (id: string, hash: string) =>
-      assert.equal((await call(gw.server, 'POST', `/guardrails/${id}/assignments/keys`, { token: mgmt(), body: { key_hashes: [hash] } })).status, 200);
+      assert.equal(
+        (
+          await call(gw.server, 'POST', `/guardrails/${id}/assignments/keys`, {
+            token: mgmt(),
+            body: { key_hashes: [hash] },
+          })
+        ).status,
+        200,
+      );
     const assignMember = async (id: string, userId: string) =>
-      assert.equal((await call(gw.server, 'POST', `/guardrails/${id}/assignments/members`, { token: mgmt(), body: { member_user_ids: [userId] } })).status, 200);
+      assert.equal(
+        (
+          await call(gw.server, 'POST', `/guardrails/${id}/assignments/members`, {
+            token: mgmt(),
+            body: { member_user_ids: [userId] },
+          })
+        ).status,
+        200,
+      );
     const chat = (token: string, model: string, extra: Record<string, unknown> = {}) =>
-      call<ErrorBody>(gw.server, 'POST', '/chat/completions', { token, body: { model, max_tokens: 10, messages: [{ role: 'user', content: 'hi' }], ...extra } });
+      call<ErrorBody>(gw.server, 'POST', '/chat/completions', {
+        token,
+        body: { model, max_tokens: 10, messages: [{ role: 'user', content: 'hi' }], ...extra },
+      });
     /** One endpoint only: the reservation estimate then stays below one call's real cost. */
     const paid = (token: string) => chat(token, 'openai/gpt-test', { provider: { allow_fallbacks: false } });
     /** The upstream model the fake received last: tells which endpoint served the call. */
@@ -70,8 +98,15 @@ for (const dialect of dialects()) {
       assert.equal(refused.status, 403);
       assert.equal(refused.body.error?.metadata?.rule, 'ignored_models');
       assert.equal((await chat(key.token, 'openai/gpt-test')).status, 200);
-      await call(gw.server, 'POST', `/guardrails/${id}/assignments/members/remove`, { token: mgmt(), body: { member_user_ids: [key.member] } });
-      assert.equal((await chat(key.token, 'anthropic/claude-test')).status, 200, 'unassigning applies to the very next request');
+      await call(gw.server, 'POST', `/guardrails/${id}/assignments/members/remove`, {
+        token: mgmt(),
+        body: { member_user_ids: [key.member] },
+      });
+      assert.equal(
+        (await chat(key.token, 'anthropic/claude-test')).status,
+        200,
+        'unassigning applies to the very next request',
+      );
     });
 
     it('allowed_providers (by display name) and ignored_providers steer which endpoint serves', async () => {
@@ -84,7 +119,15 @@ for (const dialect of dialects()) {
       assert.equal(refused.status, 403);
       assert.equal(refused.body.error?.metadata?.rule, 'allowed_providers');
 
-      assert.equal((await call(gw.server, 'PATCH', `/guardrails/${id}`, { token: mgmt(), body: { allowed_providers: null, ignored_providers: ['fake-openai'] } })).status, 200);
+      assert.equal(
+        (
+          await call(gw.server, 'PATCH', `/guardrails/${id}`, {
+            token: mgmt(),
+            body: { allowed_providers: null, ignored_providers: ['fake-openai'] },
+          })
+        ).status,
+        200,
+      );
       assert.equal((await chat(key.token, 'openai/gpt-test', { provider: { order: ['fake-openai'] } })).status, 200);
       assert.equal(servedBy(), 'gpt-test-b', 'the ignored provider is skipped even when preferred');
     });
@@ -101,12 +144,26 @@ for (const dialect of dialects()) {
       assert.deepEqual(new Set(refused.body.error?.metadata?.guardrail_ids as string[]), new Set([mine, members]));
       assert.equal((await chat(key.token, 'google/gemini-test')).status, 403);
       // The workspace default guardrail applies to every key of the workspace.
-      const ws = await call<{ data: { default_guardrail_id: string } }>(gw.server, 'GET', '/workspaces/default', { token: mgmt() });
+      const ws = await call<{ data: { default_guardrail_id: string } }>(gw.server, 'GET', '/workspaces/default', {
+        token: mgmt(),
+      });
       const defaultId = ws.body.data.default_guardrail_id;
-      assert.equal((await call(gw.server, 'PATCH', `/guardrails/${defaultId}`, { token: mgmt(), body: { ignored_models: ['anthropic/claude-test'] } })).status, 200);
+      assert.equal(
+        (
+          await call(gw.server, 'PATCH', `/guardrails/${defaultId}`, {
+            token: mgmt(),
+            body: { ignored_models: ['anthropic/claude-test'] },
+          })
+        ).status,
+        200,
+      );
       assert.equal((await chat(key.token, 'anthropic/claude-test')).status, 403);
       const fresh = await newKey();
-      assert.equal((await chat(fresh.token, 'anthropic/claude-test')).status, 403, 'a key without assignments gets the default');
+      assert.equal(
+        (await chat(fresh.token, 'anthropic/claude-test')).status,
+        403,
+        'a key without assignments gets the default',
+      );
       assert.equal((await call(gw.server, 'DELETE', `/guardrails/${defaultId}`, { token: mgmt() })).status, 200);
       assert.equal((await chat(fresh.token, 'anthropic/claude-test')).status, 200);
       await call(gw.server, 'DELETE', `/guardrails/${members}`, { token: mgmt() });
@@ -159,7 +216,10 @@ for (const dialect of dialects()) {
       assert.equal((await paid(a.token)).status, 200);
       // Tighten the member budget to what has been spent this month plus one and a half calls.
       const spent = await memberSpendThisMonth();
-      await call(gw.server, 'PATCH', `/guardrails/${perMember}`, { token: mgmt(), body: { limit_usd: spent + ONE_CALL * 1.5, reset_interval: 'monthly' } });
+      await call(gw.server, 'PATCH', `/guardrails/${perMember}`, {
+        token: mgmt(),
+        body: { limit_usd: spent + ONE_CALL * 1.5, reset_interval: 'monthly' },
+      });
       assert.equal((await paid(b.token)).status, 200);
       const refused = await paid(a.token);
       assert.equal(refused.status, 403);
@@ -169,7 +229,12 @@ for (const dialect of dialects()) {
     });
 
     async function memberSpendThisMonth(): Promise<number> {
-      const listed = await call<{ data: { usage_monthly: number; creator_user_id: string }[] }>(gw.server, 'GET', '/keys?limit=100', { token: mgmt() });
+      const listed = await call<{ data: { usage_monthly: number; creator_user_id: string }[] }>(
+        gw.server,
+        'GET',
+        '/keys?limit=100',
+        { token: mgmt() },
+      );
       return listed.body.data.reduce((n, k) => n + k.usage_monthly, 0);
     }
 
@@ -178,15 +243,23 @@ for (const dialect of dialects()) {
       const limit = ONE_CALL * 4;
       const id = await guardrail({ limit_usd: limit, reset_interval: 'weekly' });
       await assignKey(id, key.hash);
-      const results = await Promise.all(Array.from({ length: 40 }, () => chat(key.token, 'openai/gpt-test', { provider: { allow_fallbacks: false } })));
-      assert.ok(results.every((r) => r.status === 200 || r.status === 403), results.map((r) => r.status).join(','));
+      const results = await Promise.all(
+        Array.from({ length: 40 }, () => chat(key.token, 'openai/gpt-test', { provider: { allow_fallbacks: false } })),
+      );
+      assert.ok(
+        results.every((r) => r.status === 200 || r.status === 403),
+        results.map((r) => r.status).join(','),
+      );
       const spent = results.filter((r) => r.status === 200).reduce((n, r) => n + (r.body.usage?.cost ?? 0), 0);
       assert.ok(spent <= limit + ONE_CALL + 1e-12, `spent ${spent} > ${limit} + one call`);
       assert.ok(results.some((r) => r.status === 403));
     });
 
     it("a key's own limit still answers 402, and the lower of the two limits wins", async () => {
-      const res = await call<{ key: string; data: { hash: string } }>(gw.server, 'POST', '/keys', { token: mgmt(), body: { name: 'both', limit: ONE_CALL * 1.5 } });
+      const res = await call<{ key: string; data: { hash: string } }>(gw.server, 'POST', '/keys', {
+        token: mgmt(),
+        body: { name: 'both', limit: ONE_CALL * 1.5 },
+      });
       const id = await guardrail({ limit_usd: 100, reset_interval: 'monthly' });
       await assignKey(id, res.body.data.hash);
       assert.equal((await paid(res.body.key)).status, 200);

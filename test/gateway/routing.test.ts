@@ -3,12 +3,19 @@ import { after, before, beforeEach, describe, it } from 'node:test';
 import { call } from '../support/server.js';
 import { startGateway, type GatewayHarness } from '../support/gateway.js';
 
-type Body = { model?: string; provider?: string; error?: { code: number; message: string; metadata: Record<string, unknown> | null } };
+type Body = {
+  model?: string;
+  provider?: string;
+  error?: { code: number; message: string; metadata: Record<string, unknown> | null };
+};
 
 describe('routing, fallbacks and provider preferences', () => {
   let gw: GatewayHarness;
   const chat = (body: Record<string, unknown>, token?: string) =>
-    call<Body>(gw.server, 'POST', '/chat/completions', { token: token ?? gw.apiKey, body: { messages: [{ role: 'user', content: 'hi' }], ...body } });
+    call<Body>(gw.server, 'POST', '/chat/completions', {
+      token: token ?? gw.apiKey,
+      body: { messages: [{ role: 'user', content: 'hi' }], ...body },
+    });
   const upstreamModels = () => gw.fake.requests.map((r) => (r.body as { model: string }).model);
 
   before(async () => {
@@ -53,14 +60,21 @@ describe('routing, fallbacks and provider preferences', () => {
     const fresh = await startGateway({ dialect: 'sqlite' });
     try {
       const send = () =>
-        call<Body>(fresh.server, 'POST', '/chat/completions', { token: fresh.apiKey, body: { model: 'openai/gpt-test', messages: [{ role: 'user', content: 'x' }] } });
+        call<Body>(fresh.server, 'POST', '/chat/completions', {
+          token: fresh.apiKey,
+          body: { model: 'openai/gpt-test', messages: [{ role: 'user', content: 'x' }] },
+        });
       for (let i = 0; i < 3; i++) {
         fresh.fake.queue('fail-500');
         assert.equal((await send()).body.provider, 'Fake OpenAI B');
       }
       fresh.fake.reset();
       assert.equal((await send()).body.provider, 'Fake OpenAI B');
-      assert.deepEqual(fresh.fake.requests.map((r) => (r.body as { model: string }).model), ['gpt-test-b'], 'the open endpoint is not tried first');
+      assert.deepEqual(
+        fresh.fake.requests.map((r) => (r.body as { model: string }).model),
+        ['gpt-test-b'],
+        'the open endpoint is not tried first',
+      );
     } finally {
       await fresh.close();
     }
@@ -104,8 +118,14 @@ describe('routing, fallbacks and provider preferences', () => {
   });
 
   it('provider.only and provider.ignore filter', async () => {
-    assert.equal((await chat({ model: 'openai/gpt-test', provider: { only: ['fake-openai-b'] } })).body.provider, 'Fake OpenAI B');
-    assert.equal((await chat({ model: 'openai/gpt-test', provider: { ignore: ['fake-openai'] } })).body.provider, 'Fake OpenAI B');
+    assert.equal(
+      (await chat({ model: 'openai/gpt-test', provider: { only: ['fake-openai-b'] } })).body.provider,
+      'Fake OpenAI B',
+    );
+    assert.equal(
+      (await chat({ model: 'openai/gpt-test', provider: { ignore: ['fake-openai'] } })).body.provider,
+      'Fake OpenAI B',
+    );
     const none = await chat({ model: 'openai/gpt-test', provider: { only: ['fake-anthropic'] } });
     assert.equal(none.status, 404);
   });
@@ -119,7 +139,11 @@ describe('routing, fallbacks and provider preferences', () => {
   });
 
   it('provider.max_price is USD per million tokens', async () => {
-    assert.equal((await chat({ model: 'openai/gpt-test', provider: { order: ['fake-openai-b'], max_price: { prompt: 1.5 } } })).body.provider, 'Fake OpenAI');
+    assert.equal(
+      (await chat({ model: 'openai/gpt-test', provider: { order: ['fake-openai-b'], max_price: { prompt: 1.5 } } }))
+        .body.provider,
+      'Fake OpenAI',
+    );
     assert.equal((await chat({ model: 'openai/gpt-test', provider: { max_price: { prompt: '0.5' } } })).status, 404);
   });
 
@@ -154,7 +178,10 @@ describe('routing, fallbacks and provider preferences', () => {
       { model: 'openai/gpt-test', stream: 'yes' },
     ];
     for (const body of bad) {
-      const res = await call<Body>(gw.server, 'POST', '/chat/completions', { token: gw.apiKey, body: { messages: [{ role: 'user', content: 'x' }], ...body } });
+      const res = await call<Body>(gw.server, 'POST', '/chat/completions', {
+        token: gw.apiKey,
+        body: { messages: [{ role: 'user', content: 'x' }], ...body },
+      });
       assert.equal(res.status, 400, JSON.stringify(body));
     }
     assert.equal(gw.fake.requests.length, 0, 'nothing invalid reached the upstream');
@@ -162,6 +189,9 @@ describe('routing, fallbacks and provider preferences', () => {
 
   it('model routes take API keys only', async () => {
     assert.equal((await chat({ model: 'openai/gpt-test' }, gw.server.managementToken)).status, 403);
-    assert.equal((await call(gw.server, 'POST', '/chat/completions', { body: { model: 'openai/gpt-test', messages: [] } })).status, 401);
+    assert.equal(
+      (await call(gw.server, 'POST', '/chat/completions', { body: { model: 'openai/gpt-test', messages: [] } })).status,
+      401,
+    );
   });
 });

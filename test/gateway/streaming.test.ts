@@ -28,7 +28,10 @@ async function sse(gw: GatewayHarness, body: Record<string, unknown>): Promise<S
 describe('streaming', () => {
   let gw: GatewayHarness;
   before(async () => {
-    gw = await startGateway({ dialect: 'sqlite', env: { SWITCHYARD_STREAM_KEEPALIVE_AFTER_MS: '200', SWITCHYARD_STREAM_KEEPALIVE_EVERY_MS: '200' } });
+    gw = await startGateway({
+      dialect: 'sqlite',
+      env: { SWITCHYARD_STREAM_KEEPALIVE_AFTER_MS: '200', SWITCHYARD_STREAM_KEEPALIVE_EVERY_MS: '200' },
+    });
   });
   after(() => gw.close());
   beforeEach(() => gw.fake.reset());
@@ -45,16 +48,25 @@ describe('streaming', () => {
     gw.fake.queue('cut-stream-after-2');
     const r = await sse(gw, { model: 'openai/gpt-test' });
     assert.equal(r.status, 200);
-    const chunks = r.events.filter((e) => e !== '[DONE]').map((e) => JSON.parse(e) as { error?: { code: number }; choices: { finish_reason: string | null }[] });
+    const chunks = r.events
+      .filter((e) => e !== '[DONE]')
+      .map((e) => JSON.parse(e) as { error?: { code: number }; choices: { finish_reason: string | null }[] });
     const last = chunks.at(-1);
     assert.ok(last?.error !== undefined);
     assert.equal(last?.choices[0]?.finish_reason, 'error');
     assert.equal(gw.fake.requests.length, 1, 'no failover after the first token');
     // The upstream never sent usage: the gateway counted what it streamed and still charged it.
-    const gen = await fetch(`${gw.server.api}/generation?id=${(JSON.parse(r.events[0] ?? '{}') as { id: string }).id}`, {
-      headers: { authorization: `Bearer ${gw.apiKey}` },
-    });
-    const data = ((await gen.json()) as { data: { tokens_completion: number; tokens_prompt: number; total_cost: number; finish_reason: string } }).data;
+    const gen = await fetch(
+      `${gw.server.api}/generation?id=${(JSON.parse(r.events[0] ?? '{}') as { id: string }).id}`,
+      {
+        headers: { authorization: `Bearer ${gw.apiKey}` },
+      },
+    );
+    const data = (
+      (await gen.json()) as {
+        data: { tokens_completion: number; tokens_prompt: number; total_cost: number; finish_reason: string };
+      }
+    ).data;
     assert.ok(data.tokens_completion > 0 && data.tokens_prompt > 0);
     assert.ok(data.total_cost > 0);
     assert.equal(data.finish_reason, 'error');
@@ -98,7 +110,14 @@ describe('streaming', () => {
         },
       );
       req.on('error', () => undefined);
-      req.end(JSON.stringify({ stream: true, model: 'openai/gpt-test', provider: { allow_fallbacks: false }, messages: [{ role: 'user', content: 'x' }] }));
+      req.end(
+        JSON.stringify({
+          stream: true,
+          model: 'openai/gpt-test',
+          provider: { allow_fallbacks: false },
+          messages: [{ role: 'user', content: 'x' }],
+        }),
+      );
       setTimeout(() => reject(new Error('no data')), 5000).unref();
     });
     const upstream = gw.fake.requests[0];

@@ -42,7 +42,10 @@ export async function freshPgDatabase(prefix = 't'): Promise<FreshDatabase> {
   if (adminUrl === null) throw new Error(pgSkipReason() ?? 'no PostgreSQL');
   dbCounter += 1;
   const rand = Math.random().toString(36).slice(2, 8);
-  const safePrefix = prefix.toLowerCase().replace(/[^a-z0-9_]/g, '_').slice(0, 20);
+  const safePrefix = prefix
+    .toLowerCase()
+    .replace(/[^a-z0-9_]/g, '_')
+    .slice(0, 20);
   const name = `${safePrefix}_${process.pid}_${dbCounter}_${rand}`;
   const url = await createDatabase(adminUrl, name);
   return { url, drop: () => dropDatabase(adminUrl, name) };

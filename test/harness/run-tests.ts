@@ -73,7 +73,9 @@ async function main(): Promise<number> {
   const extraFlags = argv.filter((a) => a.startsWith('-'));
   const files = selectFiles(filters);
   if (files.length === 0) {
-    log(filters.length > 0 ? `no test files match ${filters.join(', ')}` : `no *.test.js under ${distRoot}: build first`);
+    log(
+      filters.length > 0 ? `no test files match ${filters.join(', ')}` : `no *.test.js under ${distRoot}: build first`,
+    );
     return 1;
   }
 
@@ -120,7 +122,14 @@ async function main(): Promise<number> {
 
     const n = concurrency();
     const reporter = process.env['SWITCHYARD_TEST_REPORTER'] ?? 'spec';
-    const args = ['--test', `--test-concurrency=${n}`, '--test-timeout=120000', `--test-reporter=${reporter}`, ...extraFlags, ...files];
+    const args = [
+      '--test',
+      `--test-concurrency=${n}`,
+      '--test-timeout=120000',
+      `--test-reporter=${reporter}`,
+      ...extraFlags,
+      ...files,
+    ];
     log(`running ${files.length} test file(s), concurrency ${n}`);
     const counts: Counts = { pass: null, fail: null, skipped: null };
     const code = await new Promise<number>((resolveCode, reject) => {

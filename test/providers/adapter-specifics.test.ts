@@ -3,7 +3,18 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { startFakeUpstream, FAKE_TEXT, FAKE_USAGE, type FakeUpstream } from '../fake-upstream/index.js';
 import { createProviderRegistry, type ProviderRegistry } from '../../src/providers/index.js';
-import { assertUsageLast, chatRequest, collect, ctx, endpointFor, finishOf, textOf, toolCallsOf, upstreamFailure, WEATHER_TOOL } from './scenario-kit.js';
+import {
+  assertUsageLast,
+  chatRequest,
+  collect,
+  ctx,
+  endpointFor,
+  finishOf,
+  textOf,
+  toolCallsOf,
+  upstreamFailure,
+  WEATHER_TOOL,
+} from './scenario-kit.js';
 
 let fake: FakeUpstream;
 let registry: ProviderRegistry;
@@ -20,7 +31,9 @@ after(async () => {
 describe('openai adapter specifics', () => {
   test('no usage from upstream → estimated usage in the last chunk and in JSON', async () => {
     const ep = endpointFor('openai', `${fake.url}/v1`);
-    const chunks = await collect(await registry.get('openai').chatStream(ep, chatRequest('m/no-usage', { stream: true }), ctx()));
+    const chunks = await collect(
+      await registry.get('openai').chatStream(ep, chatRequest('m/no-usage', { stream: true }), ctx()),
+    );
     const usage = assertUsageLast(chunks);
     assert.equal(usage.estimated, true);
     assert.ok(usage.completion_tokens > 0 && usage.prompt_tokens > 0);
@@ -30,7 +43,9 @@ describe('openai adapter specifics', () => {
 
   test('a stream without [DONE] is accepted once finish_reason was seen', async () => {
     const ep = endpointFor('openai', `${fake.url}/v1`);
-    const chunks = await collect(await registry.get('openai').chatStream(ep, chatRequest('m/no-done', { stream: true }), ctx()));
+    const chunks = await collect(
+      await registry.get('openai').chatStream(ep, chatRequest('m/no-done', { stream: true }), ctx()),
+    );
     assert.equal(textOf(chunks), FAKE_TEXT, 'finish_reason seen: a missing [DONE] is tolerated');
   });
 
@@ -47,7 +62,9 @@ describe('anthropic adapter specifics', () => {
     const res = await registry.get('anthropic').chat(ep, chatRequest('m/cache'), ctx());
     assert.equal(res.usage.prompt_tokens, FAKE_USAGE.prompt_tokens);
     assert.deepEqual(res.usage.prompt_tokens_details, { cached_tokens: 4, cache_write_tokens: 2 });
-    const chunks = await collect(await registry.get('anthropic').chatStream(ep, chatRequest('m/cache', { stream: true }), ctx()));
+    const chunks = await collect(
+      await registry.get('anthropic').chatStream(ep, chatRequest('m/cache', { stream: true }), ctx()),
+    );
     assert.equal(assertUsageLast(chunks).prompt_tokens, FAKE_USAGE.prompt_tokens);
   });
 });
@@ -66,7 +83,9 @@ describe('demo adapter', () => {
 
   test('stream equals the JSON answer, word by word, usage last', async () => {
     const json = await registry.get('demo').chat(ep, chatRequest('demo-1'), ctx());
-    const chunks = await collect(await registry.get('demo').chatStream(ep, chatRequest('demo-1', { stream: true }), ctx()));
+    const chunks = await collect(
+      await registry.get('demo').chatStream(ep, chatRequest('demo-1', { stream: true }), ctx()),
+    );
     assert.equal(textOf(chunks), json.choices[0]?.message.content);
     assert.ok(chunks.length > 4);
     assert.deepEqual(assertUsageLast(chunks), json.usage);
@@ -93,7 +112,15 @@ describe('demo adapter', () => {
       ep,
       chatRequest('demo-1', {
         tools: [WEATHER_TOOL],
-        messages: [...req.messages, { role: 'assistant', content: null, tool_calls: [call ?? { id: 'x', type: 'function', function: { name: 'get_weather', arguments: '{}' } }] }, { role: 'tool', tool_call_id: call?.id ?? 'x', content: 'sunny' }],
+        messages: [
+          ...req.messages,
+          {
+            role: 'assistant',
+            content: null,
+            tool_calls: [call ?? { id: 'x', type: 'function', function: { name: 'get_weather', arguments: '{}' } }],
+          },
+          { role: 'tool', tool_call_id: call?.id ?? 'x', content: 'sunny' },
+        ],
       }),
       ctx(),
     );
@@ -102,7 +129,13 @@ describe('demo adapter', () => {
 
   test('abort stops the stream', async () => {
     const ac = new AbortController();
-    const stream = await registry.get('demo').chatStream(endpointFor('demo', 'demo://local?delay_ms=20', { apiKey: null }), chatRequest('demo-1', { stream: true }), ctx(ac.signal));
+    const stream = await registry
+      .get('demo')
+      .chatStream(
+        endpointFor('demo', 'demo://local?delay_ms=20', { apiKey: null }),
+        chatRequest('demo-1', { stream: true }),
+        ctx(ac.signal),
+      );
     const err = await upstreamFailure(
       (async () => {
         for await (const _ of stream) ac.abort();

@@ -16,7 +16,13 @@ after(async () => {
   await fake.close();
 });
 
-const req = (over: Partial<CanonicalCompletionRequest> = {}): CanonicalCompletionRequest => ({ model: 'm', prompt: 'Say hi', max_tokens: 50, extra: { echo: false }, ...over });
+const req = (over: Partial<CanonicalCompletionRequest> = {}): CanonicalCompletionRequest => ({
+  model: 'm',
+  prompt: 'Say hi',
+  max_tokens: 50,
+  extra: { echo: false },
+  ...over,
+});
 
 async function collect(s: AsyncIterable<CanonicalCompletionChunk>): Promise<CanonicalCompletionChunk[]> {
   const out: CanonicalCompletionChunk[] = [];
@@ -59,7 +65,10 @@ test('demo: prompt arrays give one choice per prompt and summed usage', async ()
   const ep = endpointFor('demo', 'demo://local', { apiKey: null });
   const { completion, completionStream } = legacyCompletion(registry.get('demo'));
   const res = await completion(ep, req({ prompt: ['one', 'two'] }), ctx());
-  assert.deepEqual(res.choices.map((c) => c.index), [0, 1]);
+  assert.deepEqual(
+    res.choices.map((c) => c.index),
+    [0, 1],
+  );
   assert.match(res.choices[1]?.text ?? '', /two/);
   const single = await completion(ep, req({ prompt: 'one' }), ctx());
   assert.ok(res.usage.total_tokens > single.usage.total_tokens);
@@ -70,6 +79,8 @@ test('demo: prompt arrays give one choice per prompt and summed usage', async ()
 
 test('errors before the first event reject the completion stream', async () => {
   const ep = endpointFor('anthropic', `${fake.url}/v1`);
-  const err = await upstreamFailure(legacyCompletion(registry.get('anthropic')).completionStream(ep, req({ model: 'fail-429', stream: true }), ctx()));
+  const err = await upstreamFailure(
+    legacyCompletion(registry.get('anthropic')).completionStream(ep, req({ model: 'fail-429', stream: true }), ctx()),
+  );
   assert.equal(err.status, 429);
 });

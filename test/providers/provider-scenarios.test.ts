@@ -50,7 +50,10 @@ for (const { kind, path } of WIRE) {
       assert.equal(res.choices[0]?.message.content, FAKE_TEXT);
       assert.equal(res.choices[0]?.finish_reason, 'stop');
       assert.equal(res.model, 'vendor-model-1');
-      assert.deepEqual({ p: res.usage.prompt_tokens, c: res.usage.completion_tokens, t: res.usage.total_tokens }, { p: FAKE_USAGE.prompt_tokens, c: FAKE_USAGE.completion_tokens, t: FAKE_USAGE.total_tokens });
+      assert.deepEqual(
+        { p: res.usage.prompt_tokens, c: res.usage.completion_tokens, t: res.usage.total_tokens },
+        { p: FAKE_USAGE.prompt_tokens, c: FAKE_USAGE.completion_tokens, t: FAKE_USAGE.total_tokens },
+      );
       const seen = fake.requests[0];
       assert.ok(seen !== undefined);
       assert.equal(seen.path, path);
@@ -128,18 +131,32 @@ for (const { kind, path } of WIRE) {
     test('slow first byte → retryable timeout', async () => {
       const t0 = Date.now();
       const err = await upstreamFailure(
-        adapter().chatStream(ep({ timeouts: { connectMs: 1000, firstByteMs: 100, idleMs: 1000 } }), chatRequest('m/slow-first-byte-1500', { stream: true }), ctx()),
+        adapter().chatStream(
+          ep({ timeouts: { connectMs: 1000, firstByteMs: 100, idleMs: 1000 } }),
+          chatRequest('m/slow-first-byte-1500', { stream: true }),
+          ctx(),
+        ),
       );
       assert.equal(err.kind, 'timeout');
       assert.equal(err.retryable, true);
       assert.equal(err.status, 408);
       assert.ok(Date.now() - t0 < 1000);
-      const err2 = await upstreamFailure(adapter().chat(ep({ timeouts: { connectMs: 1000, firstByteMs: 100, idleMs: 1000 } }), chatRequest('m/slow-first-byte-1500'), ctx()));
+      const err2 = await upstreamFailure(
+        adapter().chat(
+          ep({ timeouts: { connectMs: 1000, firstByteMs: 100, idleMs: 1000 } }),
+          chatRequest('m/slow-first-byte-1500'),
+          ctx(),
+        ),
+      );
       assert.equal(err2.kind, 'timeout');
     });
 
     test('idle timeout between chunks → iterator throws a retryable timeout', async () => {
-      const stream = await adapter().chatStream(ep({ timeouts: { connectMs: 1000, firstByteMs: 1000, idleMs: 80 } }), chatRequest('m/chunk-delay-400', { stream: true }), ctx());
+      const stream = await adapter().chatStream(
+        ep({ timeouts: { connectMs: 1000, firstByteMs: 1000, idleMs: 80 } }),
+        chatRequest('m/chunk-delay-400', { stream: true }),
+        ctx(),
+      );
       const err = await upstreamFailure(collect(stream));
       assert.equal(err.kind, 'timeout');
       assert.equal(err.retryable, true);
@@ -201,7 +218,11 @@ for (const { kind, path } of WIRE) {
     test('abort mid-stream: iterator throws aborted, upstream connection closed', async () => {
       fake.reset();
       const ac = new AbortController();
-      const stream = await adapter().chatStream(ep(), chatRequest('m/chunk-delay-200', { stream: true }), ctx(ac.signal));
+      const stream = await adapter().chatStream(
+        ep(),
+        chatRequest('m/chunk-delay-200', { stream: true }),
+        ctx(ac.signal),
+      );
       const err = await upstreamFailure(
         (async () => {
           for await (const _ of stream) ac.abort();
@@ -237,11 +258,13 @@ for (const { kind, path } of WIRE) {
         await own.close();
       }
       const ports = fake.requests.map((r) => r.remotePort);
-      assert.equal(new Set(ports).size, 1, `one socket reused, got ${ports.join(" ")}`);
+      assert.equal(new Set(ports).size, 1, `one socket reused, got ${ports.join(' ')}`);
     });
 
     test('connection refused → retryable 502 connection error', async () => {
-      const err = await upstreamFailure(adapter().chat(ep({ baseUrl: 'http://127.0.0.1:1/v1' }), chatRequest('m'), ctx()));
+      const err = await upstreamFailure(
+        adapter().chat(ep({ baseUrl: 'http://127.0.0.1:1/v1' }), chatRequest('m'), ctx()),
+      );
       assert.equal(err.kind, 'connection');
       assert.equal(err.status, 502);
       assert.equal(err.retryable, true);

@@ -5,7 +5,11 @@ import { isUpstreamError, type UpstreamError } from '../../src/upstream/index.js
 
 export const API_KEY = 'sk-test-0123456789abcdefSECRET';
 
-export function endpointFor(kind: ProviderKind, baseUrl: string, overrides: Partial<ProviderEndpointConfig> = {}): ProviderEndpointConfig {
+export function endpointFor(
+  kind: ProviderKind,
+  baseUrl: string,
+  overrides: Partial<ProviderEndpointConfig> = {},
+): ProviderEndpointConfig {
   return {
     providerId: `fake-${kind}`,
     kind,

@@ -30,7 +30,10 @@ export interface Cluster {
 
 async function healthy(base: string): Promise<void> {
   for (;;) {
-    const ok = await fetch(`${base}/health`).then((r) => r.ok, () => false);
+    const ok = await fetch(`${base}/health`).then(
+      (r) => r.ok,
+      () => false,
+    );
     if (ok) return;
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
@@ -64,7 +67,9 @@ export async function startReplica(name: string, env: Record<string, string>): P
         // not a log line
       }
     });
-    child.once('exit', (code) => reject(new Error(`replica ${name} exited with ${code}:\n${logs.slice(-20).join('\n')}`)));
+    child.once('exit', (code) =>
+      reject(new Error(`replica ${name} exited with ${code}:\n${logs.slice(-20).join('\n')}`)),
+    );
   });
   // With a fixed PORT (e.g. a benchmark at log level warn, which logs no URL), readiness is /health.
   const fixed = env.PORT !== undefined && env.PORT !== '0' ? `http://127.0.0.1:${env.PORT}` : null;
@@ -93,7 +98,11 @@ export async function startReplica(name: string, env: Record<string, string>): P
  * A PostgreSQL of its own, one database, and `count` replicas started at once (they migrate
  * together). `envOf(i)` adds per-replica variables (e.g. a fixed PORT).
  */
-export async function startCluster(count: number, env: Record<string, string> = {}, envOf: (i: number) => Record<string, string> = () => ({})): Promise<Cluster> {
+export async function startCluster(
+  count: number,
+  env: Record<string, string> = {},
+  envOf: (i: number) => Record<string, string> = () => ({}),
+): Promise<Cluster> {
   const pg = await startPostgres();
   const replicas: Replica[] = [];
   try {
@@ -137,7 +146,11 @@ export async function request<T = Record<string, unknown>>(
 ): Promise<Reply<T>> {
   const headers: Record<string, string> = { authorization: `Bearer ${token}` };
   if (body !== undefined) headers['content-type'] = 'application/json';
-  const res = await fetch(`${replica.api}${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+  const res = await fetch(`${replica.api}${path}`, {
+    method,
+    headers,
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
   const text = await res.text();
   let parsed: unknown = text;
   try {

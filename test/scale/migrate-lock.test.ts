@@ -42,23 +42,33 @@ describe('switchyard migrate from several processes at once', () => {
       const db = new BetterSqlite3(file.path, { readonly: true });
       const rows = db.prepare('SELECT name FROM kysely_migration').all() as { name: string }[];
       db.close();
-      checkRuns(runs, rows.map((r) => r.name));
+      checkRuns(
+        runs,
+        rows.map((r) => r.name),
+      );
     } finally {
       file.cleanup();
     }
   });
 
-  it('PostgreSQL: the advisory lock serialises the runs and all succeed', { skip: pgSkipReason() ?? false }, async () => {
-    const target = await freshPgDatabase('migrate_lock');
-    try {
-      const runs = await Promise.all(Array.from({ length: RUNS }, () => migrate(target.url)));
-      const client = new pg.Client({ connectionString: target.url });
-      await client.connect();
-      const rows = await client.query<{ name: string }>('SELECT name FROM kysely_migration');
-      await client.end();
-      checkRuns(runs, rows.rows.map((r) => r.name));
-    } finally {
-      await target.drop();
-    }
-  });
+  it(
+    'PostgreSQL: the advisory lock serialises the runs and all succeed',
+    { skip: pgSkipReason() ?? false },
+    async () => {
+      const target = await freshPgDatabase('migrate_lock');
+      try {
+        const runs = await Promise.all(Array.from({ length: RUNS }, () => migrate(target.url)));
+        const client = new pg.Client({ connectionString: target.url });
+        await client.connect();
+        const rows = await client.query<{ name: string }>('SELECT name FROM kysely_migration');
+        await client.end();
+        checkRuns(
+          runs,
+          rows.rows.map((r) => r.name),
+        );
+      } finally {
+        await target.drop();
+      }
+    },
+  );
 });

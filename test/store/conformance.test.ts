@@ -6,7 +6,9 @@ import { dialects, testDatabase, type TestDatabase } from '../support/server.js'
 
 const T0 = '2026-01-01T00:00:00.000Z';
 
-function newKey(overrides: Partial<NewKey> & Pick<NewKey, 'hash' | 'tokenDigest' | 'workspaceId' | 'creatorUserId'>): NewKey {
+function newKey(
+  overrides: Partial<NewKey> & Pick<NewKey, 'hash' | 'tokenDigest' | 'workspaceId' | 'creatorUserId'>,
+): NewKey {
   return {
     kind: 'api',
     name: 'k',
@@ -33,13 +35,41 @@ for (const dialect of dialects()) {
       db = await testDatabase(dialect);
       store = openStore(db.url);
       await store.migrate();
-      await store.members.insert({ id: 'user_a', email: 'a@x.io', firstName: null, lastName: null, role: 'org:admin', createdAt: T0 });
-      await store.members.insert({ id: 'user_b', email: 'b@x.io', firstName: 'B', lastName: 'Bee', role: 'org:member', createdAt: T0 });
+      await store.members.insert({
+        id: 'user_a',
+        email: 'a@x.io',
+        firstName: null,
+        lastName: null,
+        role: 'org:admin',
+        createdAt: T0,
+      });
+      await store.members.insert({
+        id: 'user_b',
+        email: 'b@x.io',
+        firstName: 'B',
+        lastName: 'Bee',
+        role: 'org:member',
+        createdAt: T0,
+      });
       await store.workspaces.insert({
-        id: ws.id, slug: ws.slug, name: 'W1', description: null, isDefault: true, defaultTextModel: null, defaultImageModel: null,
-        defaultProviderSort: null, disabledServerTools: ['openrouter:bash'], ioLoggingApiKeyIds: [1, 2], ioLoggingSamplingRate: 0.5,
-        isDataDiscountLoggingEnabled: true, isObservabilityBroadcastEnabled: false, isObservabilityIoLoggingEnabled: false,
-        includeByokInBudgets: false, createdBy: 'user_a', createdAt: T0, updatedAt: null,
+        id: ws.id,
+        slug: ws.slug,
+        name: 'W1',
+        description: null,
+        isDefault: true,
+        defaultTextModel: null,
+        defaultImageModel: null,
+        defaultProviderSort: null,
+        disabledServerTools: ['openrouter:bash'],
+        ioLoggingApiKeyIds: [1, 2],
+        ioLoggingSamplingRate: 0.5,
+        isDataDiscountLoggingEnabled: true,
+        isObservabilityBroadcastEnabled: false,
+        isObservabilityIoLoggingEnabled: false,
+        includeByokInBudgets: false,
+        createdBy: 'user_a',
+        createdAt: T0,
+        updatedAt: null,
       });
     });
     after(async () => {
@@ -74,7 +104,16 @@ for (const dialect of dialects()) {
     });
 
     it('keys: insert, find by hash and digest, update, replace digest, delete', async () => {
-      const k = await store.keys.insert(newKey({ hash: 'h1', tokenDigest: 'd1', workspaceId: ws.id, creatorUserId: 'user_a', limit: 1.25, limitReset: 'daily' }));
+      const k = await store.keys.insert(
+        newKey({
+          hash: 'h1',
+          tokenDigest: 'd1',
+          workspaceId: ws.id,
+          creatorUserId: 'user_a',
+          limit: 1.25,
+          limitReset: 'daily',
+        }),
+      );
       assert.equal(k.limit, 1.25);
       assert.equal(k.disabled, false);
       assert.deepEqual(await store.keys.findByDigest('d1'), k);
@@ -92,12 +131,24 @@ for (const dialect of dialects()) {
 
     it('a token digest is unique', async () => {
       await store.keys.insert(newKey({ hash: 'u1', tokenDigest: 'same', workspaceId: ws.id, creatorUserId: 'user_a' }));
-      await assert.rejects(store.keys.insert(newKey({ hash: 'u2', tokenDigest: 'same', workspaceId: ws.id, creatorUserId: 'user_a' })));
+      await assert.rejects(
+        store.keys.insert(newKey({ hash: 'u2', tokenDigest: 'same', workspaceId: ws.id, creatorUserId: 'user_a' })),
+      );
     });
 
     it('active key holders exclude disabled and expired keys', async () => {
-      await store.keys.insert(newKey({ hash: 'a1', tokenDigest: 'da1', workspaceId: ws.id, creatorUserId: 'user_b', expiresAt: '2026-06-01T00:00:00.000Z' }));
-      assert.deepEqual(await store.keys.activeHolders(ws.id, ['user_b', 'user_x'], '2026-05-01T00:00:00.000Z'), ['user_b']);
+      await store.keys.insert(
+        newKey({
+          hash: 'a1',
+          tokenDigest: 'da1',
+          workspaceId: ws.id,
+          creatorUserId: 'user_b',
+          expiresAt: '2026-06-01T00:00:00.000Z',
+        }),
+      );
+      assert.deepEqual(await store.keys.activeHolders(ws.id, ['user_b', 'user_x'], '2026-05-01T00:00:00.000Z'), [
+        'user_b',
+      ]);
       assert.deepEqual(await store.keys.activeHolders(ws.id, ['user_b'], '2026-07-01T00:00:00.000Z'), []);
       await store.keys.update('a1', { disabled: true }, T0);
       assert.deepEqual(await store.keys.activeHolders(ws.id, ['user_b'], '2026-05-01T00:00:00.000Z'), []);
@@ -109,7 +160,9 @@ for (const dialect of dialects()) {
         { id: 'm2', workspaceId: ws.id, userId: 'user_b', role: 'member', createdAt: T0 },
       ]);
       assert.equal(rows.length, 2);
-      const again = await store.workspaces.upsertMembers([{ id: 'm3', workspaceId: ws.id, userId: 'user_a', role: 'admin', createdAt: T0 }]);
+      const again = await store.workspaces.upsertMembers([
+        { id: 'm3', workspaceId: ws.id, userId: 'user_a', role: 'admin', createdAt: T0 },
+      ]);
       assert.equal(again[0]?.role, 'admin');
       assert.equal(again[0]?.id, 'm1', 'existing membership kept its id');
       const page = await store.workspaces.listMembers(ws.id, { offset: 1, limit: 1 });
@@ -122,7 +175,14 @@ for (const dialect of dialects()) {
     it('a failed transaction leaves no trace', async () => {
       await assert.rejects(
         store.withTransaction(async (repos) => {
-          await repos.members.insert({ id: 'user_tx', email: 'tx@x.io', firstName: null, lastName: null, role: 'org:member', createdAt: T0 });
+          await repos.members.insert({
+            id: 'user_tx',
+            email: 'tx@x.io',
+            firstName: null,
+            lastName: null,
+            role: 'org:member',
+            createdAt: T0,
+          });
           throw new Error('boom');
         }),
         /boom/,

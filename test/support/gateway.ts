@@ -18,9 +18,36 @@ export function testCatalog(fakeUrl: string): Record<string, unknown> {
   const fast = { connect_ms: 2000, first_byte_ms: 1500, idle_ms: 1500 };
   return {
     providers: [
-      { id: 'fake-openai', name: 'Fake OpenAI', kind: 'openai', base_url: base, api_key: 'sk-upstream-primary-secret-0001', zdr: true, data_collection: 'deny', timeouts: fast },
-      { id: 'fake-openai-b', name: 'Fake OpenAI B', kind: 'openai', base_url: base, api_key: 'sk-upstream-secondary-secret-02', zdr: false, data_collection: 'allow', timeouts: fast },
-      { id: 'fake-anthropic', name: 'Fake Anthropic', kind: 'anthropic', base_url: base, api_key: 'sk-ant-upstream-secret-000003', zdr: true, data_collection: 'deny', timeouts: fast },
+      {
+        id: 'fake-openai',
+        name: 'Fake OpenAI',
+        kind: 'openai',
+        base_url: base,
+        api_key: 'sk-upstream-primary-secret-0001',
+        zdr: true,
+        data_collection: 'deny',
+        timeouts: fast,
+      },
+      {
+        id: 'fake-openai-b',
+        name: 'Fake OpenAI B',
+        kind: 'openai',
+        base_url: base,
+        api_key: 'sk-upstream-secondary-secret-02',
+        zdr: false,
+        data_collection: 'allow',
+        timeouts: fast,
+      },
+      {
+        id: 'fake-anthropic',
+        name: 'Fake Anthropic',
+        kind: 'anthropic',
+        base_url: base,
+        api_key: 'sk-ant-upstream-secret-000003',
+        zdr: true,
+        data_collection: 'deny',
+        timeouts: fast,
+      },
     ],
     models: [
       {
@@ -64,7 +91,11 @@ export async function startGateway(options: {
   const dir = mkdtempSync(join(tmpdir(), 'switchyard-config-'));
   const configPath = join(dir, 'catalog.json');
   writeFileSync(configPath, JSON.stringify((options.catalog ?? testCatalog)(fake.url)));
-  const server = await startTestServer({ dialect: options.dialect, clock: options.clock, env: { SWITCHYARD_CONFIG: configPath, ...options.env } });
+  const server = await startTestServer({
+    dialect: options.dialect,
+    clock: options.clock,
+    env: { SWITCHYARD_CONFIG: configPath, ...options.env },
+  });
   const res = await fetch(`${server.api}/keys`, {
     method: 'POST',
     headers: { authorization: `Bearer ${server.managementToken}`, 'content-type': 'application/json' },

@@ -16,7 +16,9 @@ if (process.env.BENCH_LOOP_DELAY === '1') {
   delay.enable();
   setInterval(() => {
     const ms = (ns: number) => (ns / 1e6).toFixed(1);
-    process.stderr.write(`loop delay p50 ${ms(delay.percentile(50))} p99 ${ms(delay.percentile(99))} max ${ms(delay.max)} ms\n`);
+    process.stderr.write(
+      `loop delay p50 ${ms(delay.percentile(50))} p99 ${ms(delay.percentile(99))} max ${ms(delay.max)} ms\n`,
+    );
     delay.reset();
   }, 5000).unref();
 }

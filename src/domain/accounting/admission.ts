@@ -25,7 +25,12 @@ function refillAhead(leases: LeaseBook, slot: BudgetSlot, amountUsd: number): vo
   leases.touch(slot.account, slot.window);
   const chunk = Math.max(amountUsd, MIN_NEED) * leases.leaseCalls(slot.account, slot.window);
   const free = leases.usable(slot.account, slot.window, slot.budget.limitUsd) - leases.used(slot.account, slot.window);
-  if (free >= chunk / 4 || leases.pending(slot.account, slot.window) !== undefined || leases.capped(slot.account, slot.window)) return;
+  if (
+    free >= chunk / 4 ||
+    leases.pending(slot.account, slot.window) !== undefined ||
+    leases.capped(slot.account, slot.window)
+  )
+    return;
   leases.extend(slot, slot.budget.limitUsd, 0, chunk).catch(() => undefined);
 }
 
@@ -34,7 +39,12 @@ function refillAhead(leases: LeaseBook, slot: BudgetSlot, amountUsd: number): vo
  * (`onAdmit`), tops up leases running low in the background and returns true; else changes
  * nothing and returns false (then `admit` does the rest).
  */
-export function admitFromLeases(leases: LeaseBook, slots: readonly BudgetSlot[], amountUsd: number, onAdmit: () => void): boolean {
+export function admitFromLeases(
+  leases: LeaseBook,
+  slots: readonly BudgetSlot[],
+  amountUsd: number,
+  onAdmit: () => void,
+): boolean {
   for (const slot of slots) if (!fits(leases, slot, amountUsd)) return false;
   onAdmit();
   for (const slot of slots) refillAhead(leases, slot, amountUsd);
@@ -48,7 +58,12 @@ export function admitFromLeases(leases: LeaseBook, slots: readonly BudgetSlot[],
  * calls of one account always see each other's holds. Throws the short budget's own error when the
  * store refuses, GrantFailed when it cannot be reached.
  */
-export async function admit(leases: LeaseBook, slots: readonly BudgetSlot[], amountUsd: number, onAdmit: () => void): Promise<void> {
+export async function admit(
+  leases: LeaseBook,
+  slots: readonly BudgetSlot[],
+  amountUsd: number,
+  onAdmit: () => void,
+): Promise<void> {
   for (let round = 0; round < MAX_ROUNDS; round++) {
     if (admitFromLeases(leases, slots, amountUsd, onAdmit)) return;
     const short = slots.find((slot) => !fits(leases, slot, amountUsd));
@@ -61,13 +76,21 @@ export async function admit(leases: LeaseBook, slots: readonly BudgetSlot[], amo
     }
     const extra = Math.max(amountUsd, MIN_NEED);
     const exhausted = (roomUsd: number) =>
-      short.budget.exhausted({ remainingUsd: Math.max(0, roomUsd - leases.used(short.account, short.window)), estimateUsd: amountUsd });
+      short.budget.exhausted({
+        remainingUsd: Math.max(0, roomUsd - leases.used(short.account, short.window)),
+        estimateUsd: amountUsd,
+      });
     const refusedRoom = leases.recentRefusal(short.account, short.window, extra);
     if (refusedRoom !== null) throw exhausted(refusedRoom);
     let grant;
     try {
       // A lease is taken for many calls like this one (64, more for a busy slot), so most calls ask nobody.
-      grant = await leases.extend(short, short.budget.limitUsd, extra, extra * leases.leaseCalls(short.account, short.window));
+      grant = await leases.extend(
+        short,
+        short.budget.limitUsd,
+        extra,
+        extra * leases.leaseCalls(short.account, short.window),
+      );
     } catch (error) {
       throw new GrantFailed('lease grant failed', { cause: error });
     }

@@ -61,7 +61,8 @@ export function budgetSlots(checks: readonly Budget[], now: Date): BudgetSlot[] 
     const window = limitWindow(budget.reset, now);
     const seen = slots.findIndex((s) => s.account === budget.account && s.window === window);
     if (seen === -1) slots.push({ account: budget.account, window, budget });
-    else if (budget.limitUsd < (slots[seen]?.budget.limitUsd ?? Number.POSITIVE_INFINITY)) slots[seen] = { account: budget.account, window, budget };
+    else if (budget.limitUsd < (slots[seen]?.budget.limitUsd ?? Number.POSITIVE_INFINITY))
+      slots[seen] = { account: budget.account, window, budget };
   }
   return slots;
 }
@@ -178,7 +179,10 @@ export class LeaseBook {
           // Out of the book before the await: nothing is admitted from a lease being given back.
           this.leases.delete(lease.account, lease.window);
           idle.push({ account: lease.account, window: lease.window });
-        } else if (lease.validUntilMs - now < this.options.ttlMs / 2 || Math.abs(lease.leaseUsd - lease.syncedUsd) > EPSILON) {
+        } else if (
+          lease.validUntilMs - now < this.options.ttlMs / 2 ||
+          Math.abs(lease.leaseUsd - lease.syncedUsd) > EPSILON
+        ) {
           due.push(lease);
         }
       }

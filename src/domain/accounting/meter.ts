@@ -6,11 +6,18 @@ import { admit, admitFromLeases, GrantFailed } from './admission.js';
 import { budgetSlots, LeaseBook } from './lease-book.js';
 import { SpendBook } from './spend-book.js';
 import { keyBudget, spendAccounts } from './accounts.js';
-import type { Budget, GenerationRecord, LedgerRepository, Meter, MeterOptions, Reservation, SpendDelta } from './types.js';
+import type {
+  Budget,
+  GenerationRecord,
+  LedgerRepository,
+  Meter,
+  MeterOptions,
+  Reservation,
+  SpendDelta,
+} from './types.js';
 import { windowList, windowListAt, windowsAt } from './windows.js';
 
 const LOG_EVERY_N_FAILURES = 40;
-
 
 interface Queued {
   generation: GenerationRecord;
@@ -195,10 +202,15 @@ class BatchingMeter implements Meter {
     try {
       await this.flush();
     } catch (error) {
-      this.log(`ALARM meter: ${this.unwritten.size} generation(s) could not be written at shutdown and are lost`, error);
+      this.log(
+        `ALARM meter: ${this.unwritten.size} generation(s) could not be written at shutdown and are lost`,
+        error,
+      );
     }
     // Unused budget goes back to the other replicas at once (else it would wait for the expiry).
-    await this.leases.releaseAll().catch((error: unknown) => this.log('meter: budget leases not released (they expire by themselves)', error));
+    await this.leases
+      .releaseAll()
+      .catch((error: unknown) => this.log('meter: budget leases not released (they expire by themselves)', error));
   }
 
   private tick(): void {
@@ -253,7 +265,10 @@ class BatchingMeter implements Meter {
     const depth = this.unwritten.size;
     if (this.failures === 1 || this.failures % LOG_EVERY_N_FAILURES === 0 || depth >= this.alarmAt) {
       const alarm = depth >= this.alarmAt ? 'ALARM ' : '';
-      this.log(`${alarm}meter: ledger write failed (attempt ${this.failures}); ${depth} generation(s) kept queued for retry`, error);
+      this.log(
+        `${alarm}meter: ledger write failed (attempt ${this.failures}); ${depth} generation(s) kept queued for retry`,
+        error,
+      );
     }
     try {
       this.options.onFlushError?.(error);

@@ -130,7 +130,12 @@ export interface LedgerRepository {
    * extends their expiry; returns the slots whose row is gone (expired and reclaimed).
    * Also deletes rows of any holder that expired before `purgeBefore`.
    */
-  renewLeases(holder: string, leases: readonly LeaseState[], expiresAt: string, purgeBefore: string): Promise<LeaseSlot[]>;
+  renewLeases(
+    holder: string,
+    leases: readonly LeaseState[],
+    expiresAt: string,
+    purgeBefore: string,
+  ): Promise<LeaseSlot[]>;
   /** Gives leases back (idle, or shutting down). */
   releaseLeases(holder: string, slots: readonly LeaseSlot[]): Promise<void>;
   /**

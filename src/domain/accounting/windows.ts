@@ -39,7 +39,12 @@ let cached: { day: number; set: WindowSet; list: readonly string[] } | null = nu
 function cachedWindows(now: Date): { set: WindowSet; list: readonly string[] } {
   const day = Math.floor(now.getTime() / DAY_MS);
   if (cached === null || cached.day !== day) {
-    const set: WindowSet = Object.freeze({ lifetime: LIFETIME, day: dayWindow(now), week: weekWindow(now), month: monthWindow(now) });
+    const set: WindowSet = Object.freeze({
+      lifetime: LIFETIME,
+      day: dayWindow(now),
+      week: weekWindow(now),
+      month: monthWindow(now),
+    });
     cached = { day, set, list: Object.freeze([set.lifetime, set.day, set.week, set.month]) };
   }
   return cached;

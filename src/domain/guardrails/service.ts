@@ -94,16 +94,20 @@ export class GuardrailService {
       resetInterval: patch.resetInterval !== undefined ? patch.resetInterval : base.resetInterval,
     });
     const materialise = owner === null ? null : base;
-    const updated = await this.changed(this.deps.transaction(async (repos) => {
-      if (materialise !== null) await repos.guardrails.insertIfAbsent(materialise);
-      return repos.guardrails.update(key, patch, this.now());
-    }), key);
+    const updated = await this.changed(
+      this.deps.transaction(async (repos) => {
+        if (materialise !== null) await repos.guardrails.insertIfAbsent(materialise);
+        return repos.guardrails.update(key, patch, this.now());
+      }),
+      key,
+    );
     if (updated === null) throw notFound(id);
     return updated;
   }
 
   async delete(id: string): Promise<void> {
-    if (!isUuid(id) || !(await this.changed(this.deps.guardrails.delete(id.toLowerCase()), id.toLowerCase()))) throw notFound(id);
+    if (!isUuid(id) || !(await this.changed(this.deps.guardrails.delete(id.toLowerCase()), id.toLowerCase())))
+      throw notFound(id);
   }
 
   async listKeyAssignments(id: string | null, page: Page): Promise<PageResult<KeyAssignmentRecord>> {
@@ -119,7 +123,10 @@ export class GuardrailService {
     const keys = await Promise.all(unique.map((hash) => this.deps.keys.findByHash(hash)));
     const unknown = unique.filter((_, i) => keys[i] === null);
     if (unknown.length > 0) {
-      throw errors.invalidRequest(`key_hashes: unknown keys ${unknown.join(', ')}`, { field: 'key_hashes', key_hashes: unknown });
+      throw errors.invalidRequest(`key_hashes: unknown keys ${unknown.join(', ')}`, {
+        field: 'key_hashes',
+        key_hashes: unknown,
+      });
     }
     const management = unique.filter((_, i) => keys[i]?.kind === 'management');
     if (management.length > 0) {
@@ -129,9 +136,14 @@ export class GuardrailService {
       });
     }
     const now = this.now();
-    return this.changed(this.deps.transaction((repos) =>
-      repos.guardrails.assignKeys(unique.map((target) => ({ id: newUuid(), guardrailId: guardrail.id, target, assignedBy, createdAt: now }))),
-    ), guardrail.id);
+    return this.changed(
+      this.deps.transaction((repos) =>
+        repos.guardrails.assignKeys(
+          unique.map((target) => ({ id: newUuid(), guardrailId: guardrail.id, target, assignedBy, createdAt: now })),
+        ),
+      ),
+      guardrail.id,
+    );
   }
 
   async unassignKeys(id: string, keyHashes: string[]): Promise<number> {
@@ -158,9 +170,14 @@ export class GuardrailService {
       });
     }
     const now = this.now();
-    return this.changed(this.deps.transaction((repos) =>
-      repos.guardrails.assignMembers(unique.map((target) => ({ id: newUuid(), guardrailId: guardrail.id, target, assignedBy, createdAt: now }))),
-    ), guardrail.id);
+    return this.changed(
+      this.deps.transaction((repos) =>
+        repos.guardrails.assignMembers(
+          unique.map((target) => ({ id: newUuid(), guardrailId: guardrail.id, target, assignedBy, createdAt: now })),
+        ),
+      ),
+      guardrail.id,
+    );
   }
 
   async unassignMembers(id: string, userIds: string[]): Promise<number> {
@@ -209,7 +226,8 @@ export class GuardrailService {
   }
 
   private async workspace(ref: string | undefined): Promise<WorkspaceRecord> {
-    const workspace = ref === undefined ? await this.deps.workspaces.findDefault() : await this.deps.workspaces.findByIdOrSlug(ref);
+    const workspace =
+      ref === undefined ? await this.deps.workspaces.findDefault() : await this.deps.workspaces.findByIdOrSlug(ref);
     if (workspace === null) {
       throw errors.invalidRequest(`workspace_id: unknown workspace ${ref ?? '(default)'}`, { field: 'workspace_id' });
     }

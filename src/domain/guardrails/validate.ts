@@ -15,7 +15,11 @@ const invalid = (field: string, message: string, extra: Record<string, unknown> 
   errors.invalidRequest(`${field}: ${message}`, { field, ...extra });
 
 /** Slug or canonical slug → canonical slug; an unknown model is a 400 naming it. */
-function canonicalModels(field: string, models: string[] | null | undefined, catalog: ModelLookup): string[] | null | undefined {
+function canonicalModels(
+  field: string,
+  models: string[] | null | undefined,
+  catalog: ModelLookup,
+): string[] | null | undefined {
   if (models === undefined || models === null) return models;
   const out: string[] = [];
   models.forEach((slug, i) => {
@@ -38,7 +42,10 @@ function builtins(input: GuardrailInput['contentFilterBuiltins']): BuiltinFilter
       return { slug: entry.slug, action: entry.action, scan_scope: entry.scanScope ?? 'all_messages' };
     }
     if (!PII_ACTIONS.has(entry.action)) {
-      throw invalid(`${field}.action`, `${entry.slug} accepts only block or redact (flag is for regex-prompt-injection)`);
+      throw invalid(
+        `${field}.action`,
+        `${entry.slug} accepts only block or redact (flag is for regex-prompt-injection)`,
+      );
     }
     if (entry.scanScope !== undefined) {
       throw invalid(`${field}.scan_scope`, 'scan_scope applies only to regex-prompt-injection');
@@ -53,7 +60,9 @@ function customFilters(input: GuardrailInput['contentFilters']): CustomFilterEnt
   return input.map((entry, i) => {
     const reason = validatePattern(entry.pattern);
     if (reason !== null) {
-      throw invalid(`content_filters[${i}].pattern`, `invalid regex pattern (${reason})`, { reason: 'invalid_regex_pattern' });
+      throw invalid(`content_filters[${i}].pattern`, `invalid regex pattern (${reason})`, {
+        reason: 'invalid_regex_pattern',
+      });
     }
     return { pattern: entry.pattern, action: entry.action, label: entry.label ?? null };
   });
@@ -101,7 +110,10 @@ export function toPatch(input: GuardrailInput, catalog: ModelLookup): GuardrailP
  * A reset interval needs a limit (the resulting guardrail may not carry a reset_interval with a
  * null limit_usd); a limit alone is fine and never resets. Names the field the request sent.
  */
-export function checkLimitPair(input: GuardrailInput, result: { limitUsd: number | null; resetInterval: string | null }): void {
+export function checkLimitPair(
+  input: GuardrailInput,
+  result: { limitUsd: number | null; resetInterval: string | null },
+): void {
   if (result.resetInterval === null || result.limitUsd !== null) return;
   const field = input.resetInterval !== undefined ? 'reset_interval' : 'limit_usd';
   throw invalid(field, 'a reset_interval requires a limit_usd; send limit_usd with it, or set reset_interval to null');

@@ -112,7 +112,11 @@ describe('KeyAuthenticator', () => {
     assert.equal(h.reads(), 1);
     h.advance(600);
     h.remove(record(token));
-    assert.equal(await status(h.auth.authenticate(token)), 401, 'deleted while the feed was down: seen within the bound');
+    assert.equal(
+      await status(h.auth.authenticate(token)),
+      401,
+      'deleted while the feed was down: seen within the bound',
+    );
   });
 
   it('invalidateAll marks records for re-reading without dropping them', async () => {

@@ -129,12 +129,18 @@ export class KeyService {
     const record = await this.deps.keys.findByHash(hash);
     if (record === null) throw errors.notFound('Key not found');
     if (record.kind !== allowedKind) {
-      if (allowedKind === 'api') throw errors.forbidden('Management keys can only be rotated through the CLI or console');
+      if (allowedKind === 'api')
+        throw errors.forbidden('Management keys can only be rotated through the CLI or console');
       throw errors.invalidRequest('That key is an API key; rotate it through the API');
     }
     const token = generateToken();
     this.deps.authenticator.forget(hash);
-    const updated = await this.deps.keys.replaceDigest(hash, digestToken(token), maskToken(token), this.deps.clock.now().toISOString());
+    const updated = await this.deps.keys.replaceDigest(
+      hash,
+      digestToken(token),
+      maskToken(token),
+      this.deps.clock.now().toISOString(),
+    );
     await this.changed(hash);
     if (updated === null) throw errors.notFound('Key not found');
     return { record: updated, token };

@@ -51,7 +51,12 @@ export function spentInWindow(usage: KeyUsage, reset: LimitReset | null, include
   return includeByok ? own + byok : own;
 }
 
-export function limitRemaining(limit: number | null, usage: KeyUsage, reset: LimitReset | null, includeByok: boolean): number | null {
+export function limitRemaining(
+  limit: number | null,
+  usage: KeyUsage,
+  reset: LimitReset | null,
+  includeByok: boolean,
+): number | null {
   if (limit === null) return null;
   return Math.max(0, limit - spentInWindow(usage, reset, includeByok));
 }

@@ -52,7 +52,9 @@ const extraFields: Record<string, TSchema> = {
     Type.Object(
       {
         effort: Type.Optional(Nullable(Effort)),
-        summary: Type.Optional(Nullable(Type.Union([Type.Literal('auto'), Type.Literal('concise'), Type.Literal('detailed')]))),
+        summary: Type.Optional(
+          Nullable(Type.Union([Type.Literal('auto'), Type.Literal('concise'), Type.Literal('detailed')])),
+        ),
         max_tokens: Type.Optional(Nullable(Type.Integer({ minimum: 0 }))),
         enabled: Type.Optional(Nullable(Type.Boolean())),
         exclude: Type.Optional(Nullable(Type.Boolean())),
@@ -62,7 +64,9 @@ const extraFields: Record<string, TSchema> = {
   ),
   reasoning_effort: Type.Optional(Nullable(Effort)),
   verbosity: Type.Optional(Nullable(Type.String({ minLength: 1, maxLength: 20 }))),
-  plugins: Type.Optional(Type.Array(Type.Object({ id: Type.String({ minLength: 1 }) }, { additionalProperties: true }), { maxItems: 50 })),
+  plugins: Type.Optional(
+    Type.Array(Type.Object({ id: Type.String({ minLength: 1 }) }, { additionalProperties: true }), { maxItems: 50 }),
+  ),
   modalities: Type.Optional(Type.Array(Type.String({ minLength: 1, maxLength: 20 }), { maxItems: 10 })),
   service_tier: Type.Optional(Nullable(Type.String({ minLength: 1, maxLength: 20 }))),
   image_config: Type.Optional(LooseObject),

@@ -40,7 +40,10 @@ function textOf(content: unknown): string {
  * the system prompt (the text of its system messages, joined by a blank line; "" when none).
  * Everything else (messages, stream, user …) is dropped silently.
  */
-export function versionFromBody(body: Readonly<Record<string, unknown>>): { config: PresetConfig; systemPrompt: string } {
+export function versionFromBody(body: Readonly<Record<string, unknown>>): {
+  config: PresetConfig;
+  systemPrompt: string;
+} {
   const config: PresetConfig = {};
   for (const field of PRESET_FIELDS) {
     const value = body[field];
@@ -64,7 +67,11 @@ export function versionFromBody(body: Readonly<Record<string, unknown>>): { conf
  * ranges of the chat request (temperature 0–2 …), models the catalog knows, valid provider
  * preferences, and no reference to another preset. The first violation is a 400 naming the field.
  */
-export function checkConfig(config: PresetConfig, catalog: PresetModelLookup, body: Readonly<Record<string, unknown>> = config): void {
+export function checkConfig(
+  config: PresetConfig,
+  catalog: PresetModelLookup,
+  body: Readonly<Record<string, unknown>> = config,
+): void {
   if (body.preset !== undefined) throw invalid('preset', 'a preset cannot reference another preset');
   const first = Value.Errors(PresetConfigSchema, config).First();
   if (first !== undefined) throw invalid(fieldOf(first.path) || 'body', first.message);
@@ -76,7 +83,8 @@ export function checkConfig(config: PresetConfig, catalog: PresetModelLookup, bo
   const models = config.models;
   if (Array.isArray(models)) {
     models.forEach((m, i) => {
-      if (typeof m === 'string' && catalog.findModel(m) === undefined) throw invalid(`models[${i}]`, `unknown model ${m}`);
+      if (typeof m === 'string' && catalog.findModel(m) === undefined)
+        throw invalid(`models[${i}]`, `unknown model ${m}`);
     });
   }
   if (config.provider !== undefined && config.provider !== null) {

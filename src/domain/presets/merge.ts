@@ -53,7 +53,8 @@ export function mergePreset<T extends Body>(body: T, version: { config: PresetCo
   const out: Body = { ...body };
   for (const [field, value] of Object.entries(version.config)) {
     if (out[field] === undefined) out[field] = structuredClone(value);
-    else if (field === 'tools' && Array.isArray(value) && Array.isArray(out.tools)) out.tools = unionTools(value, out.tools);
+    else if (field === 'tools' && Array.isArray(value) && Array.isArray(out.tools))
+      out.tools = unionTools(value, out.tools);
   }
   if (version.systemPrompt !== '' && Array.isArray(out.messages)) {
     out.messages = [{ role: 'system', content: version.systemPrompt }, ...(out.messages as unknown[])];

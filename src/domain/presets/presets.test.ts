@@ -13,8 +13,14 @@ const field400 = (fn: () => unknown, field: string) =>
 describe('preset references', () => {
   it('finds the three forms and strips the preset part from model', () => {
     assert.deepEqual(presetReference({ model: '@preset/email-bot' }), { slug: 'email-bot', model: undefined });
-    assert.deepEqual(presetReference({ model: 'openai/gpt-4', preset: 'email-bot' }), { slug: 'email-bot', model: 'openai/gpt-4' });
-    assert.deepEqual(presetReference({ model: 'openai/gpt-4@preset/email-bot' }), { slug: 'email-bot', model: 'openai/gpt-4' });
+    assert.deepEqual(presetReference({ model: 'openai/gpt-4', preset: 'email-bot' }), {
+      slug: 'email-bot',
+      model: 'openai/gpt-4',
+    });
+    assert.deepEqual(presetReference({ model: 'openai/gpt-4@preset/email-bot' }), {
+      slug: 'email-bot',
+      model: 'openai/gpt-4',
+    });
     assert.deepEqual(presetReference({ model: '@preset/a', preset: 'a' }), { slug: 'a', model: undefined });
     assert.equal(presetReference({ model: 'openai/gpt-4' }), null);
   });
@@ -29,12 +35,15 @@ describe('preset references', () => {
 
   it('slugs are URL-safe unreserved characters, not dot segments', () => {
     for (const ok of ['a', 'Email_Bot-2.v~1', 'x'.repeat(100)]) assert.equal(isPresetSlug(ok), true, ok);
-    for (const bad of ['', '.', '..', 'a b', 'a/b', 'é', 'a%20', 'x'.repeat(101), 'a?b']) assert.equal(isPresetSlug(bad), false, bad);
+    for (const bad of ['', '.', '..', 'a b', 'a/b', 'é', 'a%20', 'x'.repeat(101), 'a?b'])
+      assert.equal(isPresetSlug(bad), false, bad);
   });
 });
 
 describe('preset config', () => {
-  const catalog = { findModel: (slug: string) => (['openai/gpt-test', 'anthropic/claude-test'].includes(slug) ? {} : undefined) };
+  const catalog = {
+    findModel: (slug: string) => (['openai/gpt-test', 'anthropic/claude-test'].includes(slug) ? {} : undefined),
+  };
 
   it('keeps preset fields and the system prompt, drops per-call fields', () => {
     const { config, systemPrompt } = versionFromBody({
@@ -70,24 +79,43 @@ describe('preset config', () => {
 
 describe('preset merge', () => {
   const version = {
-    config: { model: 'openai/gpt-test', temperature: 0.2, max_tokens: 50, tools: [{ type: 'function', function: { name: 'a' } }, { type: 'web_search' }] },
+    config: {
+      model: 'openai/gpt-test',
+      temperature: 0.2,
+      max_tokens: 50,
+      tools: [{ type: 'function', function: { name: 'a' } }, { type: 'web_search' }],
+    },
     systemPrompt: 'Be brief.',
   };
 
   it('fills what the request leaves out; request fields (null too) win; system prompt first', () => {
-    const body: Record<string, unknown> = { messages: [{ role: 'user', content: 'hi' }], temperature: 0.9, max_tokens: null };
+    const body: Record<string, unknown> = {
+      messages: [{ role: 'user', content: 'hi' }],
+      temperature: 0.9,
+      max_tokens: null,
+    };
     const merged = mergePreset(body, version);
     assert.equal(merged.model, 'openai/gpt-test');
     assert.equal(merged.temperature, 0.9);
     assert.equal(merged.max_tokens, null);
-    assert.deepEqual(merged.messages, [{ role: 'system', content: 'Be brief.' }, { role: 'user', content: 'hi' }]);
+    assert.deepEqual(merged.messages, [
+      { role: 'system', content: 'Be brief.' },
+      { role: 'user', content: 'hi' },
+    ]);
     (merged.tools as { type: string }[])[0] = { type: 'changed' };
     assert.equal(version.config.tools[0]?.type, 'function', 'the cached config is never shared with a call');
   });
 
   it('unions tools: preset order, request entries replace by identity, request-only tools last', () => {
-    const preset = [{ type: 'function', function: { name: 'a', description: 'preset' } }, { type: 'web_search', max: 1 }];
-    const request = [{ type: 'function', function: { name: 'b' } }, { type: 'web_search', max: 5 }, { type: 'function', function: { name: 'a', description: 'request' } }];
+    const preset = [
+      { type: 'function', function: { name: 'a', description: 'preset' } },
+      { type: 'web_search', max: 1 },
+    ];
+    const request = [
+      { type: 'function', function: { name: 'b' } },
+      { type: 'web_search', max: 5 },
+      { type: 'function', function: { name: 'a', description: 'request' } },
+    ];
     assert.deepEqual(unionTools(preset, request), [
       { type: 'function', function: { name: 'a', description: 'request' } },
       { type: 'web_search', max: 5 },
@@ -99,8 +127,18 @@ describe('preset merge', () => {
 describe('preset cache', () => {
   const resolved = (id: string): ResolvedPreset => ({
     preset: {
-      id, workspaceId: 'w', slug: 's', name: 's', description: null, status: 'active', statusUpdatedAt: null, creatorUserId: 'u',
-      designatedVersionId: 'v', latestVersion: 1, createdAt: '', updatedAt: '',
+      id,
+      workspaceId: 'w',
+      slug: 's',
+      name: 's',
+      description: null,
+      status: 'active',
+      statusUpdatedAt: null,
+      creatorUserId: 'u',
+      designatedVersionId: 'v',
+      latestVersion: 1,
+      createdAt: '',
+      updatedAt: '',
     },
     version: null,
   });
@@ -109,7 +147,11 @@ describe('preset cache', () => {
     let loads = 0;
     let now = 0;
     let value: ResolvedPreset | null = null;
-    const cache = new PresetCache({ load: () => Promise.resolve((loads++, value)), revalidateAfterMs: 1000, now: () => now });
+    const cache = new PresetCache({
+      load: () => Promise.resolve((loads++, value)),
+      revalidateAfterMs: 1000,
+      now: () => now,
+    });
     assert.equal(await cache.get('w', 's'), null);
     assert.equal(await cache.get('w', 's'), null);
     assert.equal(loads, 1, 'misses are cached too');
@@ -133,7 +175,12 @@ describe('preset cache', () => {
       refresh: () => undefined,
     };
     let now = 0;
-    const cache = new PresetCache({ load: () => Promise.resolve((loads++, resolved('p1'))), revalidateAfterMs: 10, changes, now: () => now });
+    const cache = new PresetCache({
+      load: () => Promise.resolve((loads++, resolved('p1'))),
+      revalidateAfterMs: 10,
+      changes,
+      now: () => now,
+    });
     await cache.get('w', 's');
     now = 1000;
     await cache.get('w', 's');

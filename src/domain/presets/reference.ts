@@ -45,17 +45,22 @@ export function presetReference(body: { model?: string; models?: string[]; prese
       fromModel = checkSlug(model.slice(at + MARKER.length), 'model');
       const rest = model.slice(0, at);
       model = rest === '' ? undefined : rest;
-      if (model !== undefined && model.includes(MARKER)) throw errors.invalidRequest('model: references more than one preset', { field: 'model' });
+      if (model !== undefined && model.includes(MARKER))
+        throw errors.invalidRequest('model: references more than one preset', { field: 'model' });
     }
   }
   body.models?.forEach((m, i) => {
     if (m.includes(MARKER)) {
-      throw errors.invalidRequest(`models[${i}]: a preset can be referenced only in model or preset, not in models`, { field: `models[${i}]` });
+      throw errors.invalidRequest(`models[${i}]: a preset can be referenced only in model or preset, not in models`, {
+        field: `models[${i}]`,
+      });
     }
   });
   const fromField = body.preset === undefined ? null : checkSlug(body.preset, 'preset');
   if (fromModel !== null && fromField !== null && fromModel !== fromField) {
-    throw errors.invalidRequest(`preset: "${fromField}" contradicts the preset named in model ("${fromModel}")`, { field: 'preset' });
+    throw errors.invalidRequest(`preset: "${fromField}" contradicts the preset named in model ("${fromModel}")`, {
+      field: 'preset',
+    });
   }
   const slug = fromField ?? fromModel;
   return slug === null ? null : { slug, model };

@@ -16,13 +16,20 @@ import { presetReference } from './reference.js';
 export class CachedPresetResolver implements PresetResolver {
   constructor(private readonly cache: PresetCache) {}
 
-  async apply(input: { kind: CallKind; key: KeyRecord; body: ModelCallBody }): Promise<{ body: ModelCallBody; preset: AppliedPreset | null }> {
+  async apply(input: {
+    kind: CallKind;
+    key: KeyRecord;
+    body: ModelCallBody;
+  }): Promise<{ body: ModelCallBody; preset: AppliedPreset | null }> {
     const { kind, key, body } = input;
     const ref = presetReference(body);
     if (ref === null) return { body, preset: null };
     const field = body.preset !== undefined ? 'preset' : 'model';
     if (kind !== 'chat') {
-      throw errors.invalidRequest('Presets apply to chat completions only; send this request to POST /chat/completions', { field });
+      throw errors.invalidRequest(
+        'Presets apply to chat completions only; send this request to POST /chat/completions',
+        { field },
+      );
     }
     const resolved = await this.cache.get(key.workspaceId, ref.slug);
     if (resolved === null || resolved.version === null) {

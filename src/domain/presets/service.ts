@@ -41,7 +41,8 @@ export class PresetService {
   async workspaceFor(key: KeyRecord, ref: string | undefined): Promise<string> {
     if (ref === undefined) return key.workspaceId;
     const workspace = await this.deps.workspaces.findByIdOrSlug(ref);
-    if (workspace === null) throw errors.invalidRequest(`workspace_id: unknown workspace ${ref}`, { field: 'workspace_id' });
+    if (workspace === null)
+      throw errors.invalidRequest(`workspace_id: unknown workspace ${ref}`, { field: 'workspace_id' });
     if (key.kind !== 'management' && workspace.id !== key.workspaceId) {
       throw errors.forbidden('API keys can only use the presets of their own workspace');
     }
@@ -66,7 +67,10 @@ export class PresetService {
   async getVersion(workspaceId: string, slug: string, version: string): Promise<PresetVersionRecord> {
     checkSlug(slug, 'slug', 'path');
     if (!VERSION.test(version)) {
-      throw errors.invalidRequest(`version: "${version.slice(0, 20)}" is not a version number (an integer from 1)`, { field: 'version', location: 'path' });
+      throw errors.invalidRequest(`version: "${version.slice(0, 20)}" is not a version number (an integer from 1)`, {
+        field: 'version',
+        location: 'path',
+      });
     }
     const preset = await this.preset(workspaceId, slug);
     const found = await this.deps.presets.findVersion(preset.id, Number(version));
@@ -79,7 +83,12 @@ export class PresetService {
    * system prompt as a new version, creating the preset (name = slug) when the workspace has none
    * by that slug, and designates the new version. Status, name and description stay as they are.
    */
-  async saveVersion(input: { workspaceId: string; slug: string; body: Readonly<Record<string, unknown>>; creatorUserId: string }): Promise<ResolvedPreset> {
+  async saveVersion(input: {
+    workspaceId: string;
+    slug: string;
+    body: Readonly<Record<string, unknown>>;
+    creatorUserId: string;
+  }): Promise<ResolvedPreset> {
     const slug = checkSlug(input.slug, 'slug', 'path');
     const { config, systemPrompt } = versionFromBody(input.body);
     checkConfig(config, this.deps.catalog, input.body);
@@ -125,7 +134,9 @@ export class PresetService {
     if (input.designatedVersion !== undefined) {
       designated = await this.deps.presets.findVersion(current.id, input.designatedVersion);
       if (designated === null) {
-        throw errors.invalidRequest(`designated_version: preset ${slug} has no version ${input.designatedVersion}`, { field: 'designated_version' });
+        throw errors.invalidRequest(`designated_version: preset ${slug} has no version ${input.designatedVersion}`, {
+          field: 'designated_version',
+        });
       }
     }
     const statusChanges = input.status !== undefined && input.status !== current.status;
@@ -141,7 +152,11 @@ export class PresetService {
     );
     if (updated === null) throw notFound(slug);
     await this.deps.changed(updated.id);
-    const version = designated ?? (updated.designatedVersionId === null ? null : await this.deps.presets.findVersionById(updated.designatedVersionId));
+    const version =
+      designated ??
+      (updated.designatedVersionId === null
+        ? null
+        : await this.deps.presets.findVersionById(updated.designatedVersionId));
     return { preset: updated, version };
   }
 

@@ -4,7 +4,12 @@ import { EndpointHealth } from './index.js';
 
 function clock(start = 1_000_000): { now: () => number; advance: (ms: number) => void } {
   let t = start;
-  return { now: () => t, advance: (ms) => { t += ms; } };
+  return {
+    now: () => t,
+    advance: (ms) => {
+      t += ms;
+    },
+  };
 }
 
 describe('EndpointHealth breaker', () => {

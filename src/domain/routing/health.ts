@@ -104,9 +104,8 @@ export class EndpointHealth implements HealthView {
       entry.latencyMs = entry.latencyMs === undefined ? ms : this.alpha * ms + (1 - this.alpha) * entry.latencyMs;
     }
     if (tokensPerSec !== undefined && Number.isFinite(tokensPerSec) && tokensPerSec >= 0) {
-      entry.throughput = entry.throughput === undefined
-        ? tokensPerSec
-        : this.alpha * tokensPerSec + (1 - this.alpha) * entry.throughput;
+      entry.throughput =
+        entry.throughput === undefined ? tokensPerSec : this.alpha * tokensPerSec + (1 - this.alpha) * entry.throughput;
     }
   }
 

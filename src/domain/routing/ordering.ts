@@ -38,8 +38,8 @@ export function orderEntries(entries: readonly Entry[], prefs: ProviderPreferenc
     const latency = health.latencyMs(key);
     const tps = health.throughput(key);
     const missesSoft =
-      (maxLatencyS !== undefined && latency !== undefined && latency > maxLatencyS * 1000)
-      || (minThroughput !== undefined && tps !== undefined && tps < minThroughput);
+      (maxLatencyS !== undefined && latency !== undefined && latency > maxLatencyS * 1000) ||
+      (minThroughput !== undefined && tps !== undefined && tps < minThroughput);
     let metricMissing = 0;
     let metric = 0;
     if (by === 'throughput') {

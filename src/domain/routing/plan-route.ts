@@ -37,10 +37,7 @@ export interface PlanRouteOptions {
 }
 
 function resolveModels(catalog: Catalog, options: PlanRouteOptions): CatalogModel[] | RouteRefusal {
-  const requested = [
-    ...(options.model ? [options.model] : []),
-    ...(options.models ?? []),
-  ];
+  const requested = [...(options.model ? [options.model] : []), ...(options.models ?? [])];
   if (requested.length === 0) return { kind: 'missing_model' };
   const out: CatalogModel[] = [];
   for (const slug of requested) {
@@ -103,7 +100,11 @@ export function planRoute(options: PlanRouteOptions): RouteResult {
   });
   const filtered = applyStages(entries, stages.endpoints);
   if (filtered.emptiedBy) {
-    const reasons = [...new Set(filtered.removed.map((e) => `provider "${e.provider.id}": ${e.provider.unavailableReason ?? 'unavailable'}`))];
+    const reasons = [
+      ...new Set(
+        filtered.removed.map((e) => `provider "${e.provider.id}": ${e.provider.unavailableReason ?? 'unavailable'}`),
+      ),
+    ];
     return { ok: false, refusal: refusalFor(filtered.emptiedBy, models, reasons) };
   }
 
@@ -115,11 +116,13 @@ export function planRoute(options: PlanRouteOptions): RouteResult {
   }
   return {
     ok: true,
-    candidates: ordered.map((e) => Object.freeze({
-      model: e.model,
-      endpoint: e.endpoint,
-      provider: e.provider,
-      healthy: health.isHealthy(e.endpoint.key),
-    })),
+    candidates: ordered.map((e) =>
+      Object.freeze({
+        model: e.model,
+        endpoint: e.endpoint,
+        provider: e.provider,
+        healthy: health.isHealthy(e.endpoint.key),
+      }),
+    ),
   };
 }

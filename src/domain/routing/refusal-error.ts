@@ -38,7 +38,8 @@ export function refusalToError(refusal: RouteRefusal): GatewayError {
       return errors.notFound(PREFERENCE_MESSAGES[refusal.rule], {
         rule: `provider.${refusal.rule}`,
         models: [...refusal.models],
-        availability_code: refusal.rule === 'zdr' || refusal.rule === 'data_collection' ? 'privacy_restricted' : 'constraint_filtered',
+        availability_code:
+          refusal.rule === 'zdr' || refusal.rule === 'data_collection' ? 'privacy_restricted' : 'constraint_filtered',
       });
     case 'no_endpoints':
       return errors.serviceUnavailable('No available provider for the requested model', {

@@ -3,7 +3,12 @@
  * remaining candidate, the refusal names that stage's rule — so the order decides which rule is
  * blamed: availability (503) first, then guardrail policy (403), then request preferences (404).
  */
-import { KNOWN_PARAMETERS, type CatalogEndpoint, type CatalogModel, type CatalogProvider } from '../../catalog/index.js';
+import {
+  KNOWN_PARAMETERS,
+  type CatalogEndpoint,
+  type CatalogModel,
+  type CatalogProvider,
+} from '../../catalog/index.js';
 import type { PolicyRule, PreferenceRule, ProviderPreferences, RoutingPolicy } from './types.js';
 import { DEFAULT_PREFERENCES } from './validate-preferences.js';
 
@@ -40,7 +45,11 @@ export function modelStages(policy: RoutingPolicy, prefs: ProviderPreferences): 
   return [
     { kind: 'policy', rule: 'allowed_models', keep: (m) => allowed === null || modelIn(m, allowed) },
     { kind: 'policy', rule: 'ignored_models', keep: (m) => !modelIn(m, policy.ignoredModels) },
-    { kind: 'preference', rule: 'enforce_distillable_text', keep: (m) => !prefs.enforceDistillableText || m.distillable },
+    {
+      kind: 'preference',
+      rule: 'enforce_distillable_text',
+      keep: (m) => !prefs.enforceDistillableText || m.distillable,
+    },
   ];
 }
 
@@ -51,11 +60,11 @@ function withinPrice(endpoint: CatalogEndpoint, prefs: ProviderPreferences): boo
   const above = (actual: number, cap: number | undefined) => cap !== undefined && actual > cap * (1 + 1e-9) + 1e-12;
   const p = endpoint.pricing;
   return !(
-    above(p.prompt * 1e6, max.prompt)
-    || above(p.completion * 1e6, max.completion)
-    || above(p.request ?? 0, max.request)
-    || above(p.image ?? 0, max.image)
-    || above(p.audio ?? 0, max.audio)
+    above(p.prompt * 1e6, max.prompt) ||
+    above(p.completion * 1e6, max.completion) ||
+    above(p.request ?? 0, max.request) ||
+    above(p.image ?? 0, max.image) ||
+    above(p.audio ?? 0, max.audio)
   );
 }
 
@@ -69,14 +78,26 @@ export function endpointStages(
   const { only, ignore, order, quantizations } = prefs;
   return [
     { kind: 'availability', keep: (e) => e.provider.available },
-    { kind: 'policy', rule: 'allowed_providers', keep: (e) => allowedProviders === null || providerMatches(e.provider, allowedProviders) },
+    {
+      kind: 'policy',
+      rule: 'allowed_providers',
+      keep: (e) => allowedProviders === null || providerMatches(e.provider, allowedProviders),
+    },
     { kind: 'policy', rule: 'ignored_providers', keep: (e) => !providerMatches(e.provider, policy.ignoredProviders) },
     { kind: 'policy', rule: 'zdr', keep: (e) => !policy.zdrGroups.has(e.model.zdrGroup) || e.provider.zdr },
     { kind: 'preference', rule: 'only', keep: (e) => only === null || providerMatches(e.provider, only) },
     { kind: 'preference', rule: 'ignore', keep: (e) => ignore === null || !providerMatches(e.provider, ignore) },
     { kind: 'preference', rule: 'zdr', keep: (e) => !prefs.zdr || e.provider.zdr },
-    { kind: 'preference', rule: 'data_collection', keep: (e) => prefs.dataCollection !== 'deny' || e.provider.dataCollection === 'deny' },
-    { kind: 'preference', rule: 'quantizations', keep: (e) => quantizations === null || quantizations.includes(e.endpoint.quantization) },
+    {
+      kind: 'preference',
+      rule: 'data_collection',
+      keep: (e) => prefs.dataCollection !== 'deny' || e.provider.dataCollection === 'deny',
+    },
+    {
+      kind: 'preference',
+      rule: 'quantizations',
+      keep: (e) => quantizations === null || quantizations.includes(e.endpoint.quantization),
+    },
     { kind: 'preference', rule: 'max_price', keep: (e) => withinPrice(e.endpoint, prefs) },
     {
       kind: 'preference',
@@ -103,7 +124,8 @@ export function stagesFor(
   prefs: ProviderPreferences,
   requestParameters: Iterable<string>,
 ): { models: readonly Stage<CatalogModel>[]; endpoints: readonly Stage<Entry>[] } {
-  if (prefs !== DEFAULT_PREFERENCES) return { models: modelStages(policy, prefs), endpoints: endpointStages(policy, prefs, requestParameters) };
+  if (prefs !== DEFAULT_PREFERENCES)
+    return { models: modelStages(policy, prefs), endpoints: endpointStages(policy, prefs, requestParameters) };
   let cached = defaultStages.get(policy);
   if (cached === undefined) {
     cached = { models: modelStages(policy, prefs), endpoints: endpointStages(policy, prefs, []) };

@@ -4,7 +4,12 @@
  * names the rule that removed every candidate.
  */
 import type {
-  CatalogEndpoint, CatalogModel, CatalogProvider, DataCollection, Quantization, ZdrGroup,
+  CatalogEndpoint,
+  CatalogModel,
+  CatalogProvider,
+  DataCollection,
+  Quantization,
+  ZdrGroup,
 } from '../../catalog/index.js';
 
 export type SortBy = 'price' | 'throughput' | 'latency' | 'exacto';
@@ -80,12 +85,18 @@ export interface RouteCandidate {
   readonly healthy: boolean;
 }
 
-export type PolicyRule =
-  | 'allowed_models' | 'ignored_models' | 'allowed_providers' | 'ignored_providers' | 'zdr';
+export type PolicyRule = 'allowed_models' | 'ignored_models' | 'allowed_providers' | 'ignored_providers' | 'zdr';
 
 export type PreferenceRule =
-  | 'enforce_distillable_text' | 'only' | 'ignore' | 'zdr' | 'data_collection' | 'quantizations'
-  | 'max_price' | 'require_parameters' | 'allow_fallbacks';
+  | 'enforce_distillable_text'
+  | 'only'
+  | 'ignore'
+  | 'zdr'
+  | 'data_collection'
+  | 'quantizations'
+  | 'max_price'
+  | 'require_parameters'
+  | 'allow_fallbacks';
 
 export type RouteRefusal =
   /** Neither `model` nor `models` given. → 400 */

@@ -17,27 +17,55 @@ describe('validateProviderPreferences', () => {
 
   it('normalises nulls to defaults', () => {
     const result = validateProviderPreferences({
-      allow_fallbacks: null, data_collection: null, enforce_distillable_text: null, ignore: null, only: null,
-      order: null, preferred_max_latency: null, preferred_min_throughput: null, quantizations: null,
-      require_parameters: null, sort: null, zdr: null, max_price: null,
+      allow_fallbacks: null,
+      data_collection: null,
+      enforce_distillable_text: null,
+      ignore: null,
+      only: null,
+      order: null,
+      preferred_max_latency: null,
+      preferred_min_throughput: null,
+      quantizations: null,
+      require_parameters: null,
+      sort: null,
+      zdr: null,
+      max_price: null,
     });
     assert.deepEqual(result, { ok: true, value: DEFAULT_PREFERENCES });
   });
 
   it('reads every field', () => {
     const result = validateProviderPreferences({
-      order: ['OpenAI', ' groq '], only: ['openai'], ignore: ['together'], allow_fallbacks: false,
-      sort: { by: 'throughput', partition: 'none' }, max_price: { prompt: '1.5', completion: 2, request: 0 },
-      zdr: true, data_collection: 'deny', require_parameters: true, quantizations: ['fp8', 'int4'],
-      preferred_max_latency: 2, preferred_min_throughput: { p90: 50, p50: null }, enforce_distillable_text: true,
+      order: ['OpenAI', ' groq '],
+      only: ['openai'],
+      ignore: ['together'],
+      allow_fallbacks: false,
+      sort: { by: 'throughput', partition: 'none' },
+      max_price: { prompt: '1.5', completion: 2, request: 0 },
+      zdr: true,
+      data_collection: 'deny',
+      require_parameters: true,
+      quantizations: ['fp8', 'int4'],
+      preferred_max_latency: 2,
+      preferred_min_throughput: { p90: 50, p50: null },
+      enforce_distillable_text: true,
     });
     assert.deepEqual(result, {
       ok: true,
       value: {
-        order: ['OpenAI', 'groq'], only: ['openai'], ignore: ['together'], allowFallbacks: false,
-        sort: { by: 'throughput', partition: 'none' }, maxPrice: { prompt: 1.5, completion: 2, request: 0 },
-        zdr: true, dataCollection: 'deny', requireParameters: true, quantizations: ['fp8', 'int4'],
-        preferredMaxLatency: { p50: 2 }, preferredMinThroughput: { p90: 50 }, enforceDistillableText: true,
+        order: ['OpenAI', 'groq'],
+        only: ['openai'],
+        ignore: ['together'],
+        allowFallbacks: false,
+        sort: { by: 'throughput', partition: 'none' },
+        maxPrice: { prompt: 1.5, completion: 2, request: 0 },
+        zdr: true,
+        dataCollection: 'deny',
+        requireParameters: true,
+        quantizations: ['fp8', 'int4'],
+        preferredMaxLatency: { p50: 2 },
+        preferredMinThroughput: { p90: 50 },
+        enforceDistillableText: true,
       },
     });
   });
@@ -64,12 +92,26 @@ describe('validateProviderPreferences', () => {
     assert.deepEqual(errorsOf({ zdr: 1 }), ['provider.zdr']);
     assert.deepEqual(errorsOf({ data_collection: 'never' }), ['provider.data_collection']);
     assert.deepEqual(errorsOf({ sort: 'fastest' }), ['provider.sort']);
-    assert.deepEqual(errorsOf({ sort: { by: 'x', partition: 'y', z: 1 } }), ['provider.sort.z', 'provider.sort.by', 'provider.sort.partition']);
-    assert.deepEqual(errorsOf({ max_price: { prompt: 'cheap', tokens: 1, completion: -1 } }), ['provider.max_price.tokens', 'provider.max_price.prompt', 'provider.max_price.completion']);
+    assert.deepEqual(errorsOf({ sort: { by: 'x', partition: 'y', z: 1 } }), [
+      'provider.sort.z',
+      'provider.sort.by',
+      'provider.sort.partition',
+    ]);
+    assert.deepEqual(errorsOf({ max_price: { prompt: 'cheap', tokens: 1, completion: -1 } }), [
+      'provider.max_price.tokens',
+      'provider.max_price.prompt',
+      'provider.max_price.completion',
+    ]);
     assert.deepEqual(errorsOf({ max_price: 5 }), ['provider.max_price']);
     assert.deepEqual(errorsOf({ quantizations: ['fp8', 'fp7'] }), ['provider.quantizations[1]']);
     assert.deepEqual(errorsOf({ preferred_max_latency: -1 }), ['provider.preferred_max_latency']);
-    assert.deepEqual(errorsOf({ preferred_min_throughput: { p95: 1, p50: 'x' } }), ['provider.preferred_min_throughput.p95', 'provider.preferred_min_throughput.p50']);
-    assert.deepEqual(errorsOf({ require_parameters: 'true', enforce_distillable_text: 0 }), ['provider.require_parameters', 'provider.enforce_distillable_text']);
+    assert.deepEqual(errorsOf({ preferred_min_throughput: { p95: 1, p50: 'x' } }), [
+      'provider.preferred_min_throughput.p95',
+      'provider.preferred_min_throughput.p50',
+    ]);
+    assert.deepEqual(errorsOf({ require_parameters: 'true', enforce_distillable_text: 0 }), [
+      'provider.require_parameters',
+      'provider.enforce_distillable_text',
+    ]);
   });
 });

@@ -32,9 +32,19 @@ export const DEFAULT_PREFERENCES: ProviderPreferences = Object.freeze({
 });
 
 const KEYS = [
-  'allow_fallbacks', 'data_collection', 'enforce_distillable_text', 'ignore', 'max_price', 'only',
-  'order', 'preferred_max_latency', 'preferred_min_throughput', 'quantizations',
-  'require_parameters', 'sort', 'zdr',
+  'allow_fallbacks',
+  'data_collection',
+  'enforce_distillable_text',
+  'ignore',
+  'max_price',
+  'only',
+  'order',
+  'preferred_max_latency',
+  'preferred_min_throughput',
+  'quantizations',
+  'require_parameters',
+  'sort',
+  'zdr',
 ];
 const SORTS: readonly SortBy[] = ['price', 'throughput', 'latency', 'exacto'];
 const PARTITIONS: readonly Partition[] = ['model', 'none'];
@@ -66,7 +76,12 @@ class Collector {
     return value;
   }
 
-  enumValue<T extends string>(input: Record<string, unknown>, key: string, allowed: readonly T[], prefix = ''): T | undefined {
+  enumValue<T extends string>(
+    input: Record<string, unknown>,
+    key: string,
+    allowed: readonly T[],
+    prefix = '',
+  ): T | undefined {
     const value = input[key];
     if (value === undefined || value === null) return undefined;
     if (typeof value !== 'string' || !(allowed as readonly string[]).includes(value)) {
@@ -120,7 +135,8 @@ class Collector {
     for (const p of PERCENTILE_KEYS) {
       const item = value[p];
       if (item === undefined || item === null) continue;
-      if (typeof item !== 'number' || !Number.isFinite(item) || item < 0) this.fail(`${key}.${p}`, 'must be a non-negative number');
+      if (typeof item !== 'number' || !Number.isFinite(item) || item < 0)
+        this.fail(`${key}.${p}`, 'must be a non-negative number');
       else out[p] = item;
     }
     return out;
@@ -149,7 +165,8 @@ export function validateProviderPreferences(input: unknown): PreferencesValidati
   c.unknownKeys(input, KEYS, '');
   const quantizations = c.strings(input, 'quantizations');
   quantizations?.forEach((q, index) => {
-    if (!(QUANTIZATIONS as readonly string[]).includes(q)) c.fail(`quantizations[${index}]`, `must be one of ${QUANTIZATIONS.join(', ')}`);
+    if (!(QUANTIZATIONS as readonly string[]).includes(q))
+      c.fail(`quantizations[${index}]`, `must be one of ${QUANTIZATIONS.join(', ')}`);
   });
   const value: ProviderPreferences = {
     order: c.strings(input, 'order') ?? null,

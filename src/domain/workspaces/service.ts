@@ -30,7 +30,8 @@ export interface WorkspaceServiceDeps extends WorkspaceRepos {
 export const defaultGuardrailId = (workspaceId: string): string => derivedUuid('default-guardrail', workspaceId);
 
 /** Same membership id for the same pair, so implicit default-workspace members have stable ids. */
-const membershipId = (workspaceId: string, userId: string): string => derivedUuid('membership', `${workspaceId}/${userId}`);
+const membershipId = (workspaceId: string, userId: string): string =>
+  derivedUuid('membership', `${workspaceId}/${userId}`);
 
 export type NewWorkspaceInput = Pick<WorkspaceSettings, 'name' | 'slug'> & Partial<WorkspaceSettings>;
 
@@ -129,14 +130,25 @@ export class WorkspaceService {
     const members = await Promise.all(unique.map((id) => this.deps.members.findById(id)));
     const unknown = unique.filter((_, i) => members[i] === null);
     if (unknown.length > 0) {
-      throw errors.invalidRequest(`user_ids: unknown members ${unknown.join(', ')}`, { field: 'user_ids', user_ids: unknown });
+      throw errors.invalidRequest(`user_ids: unknown members ${unknown.join(', ')}`, {
+        field: 'user_ids',
+        user_ids: unknown,
+      });
     }
     const now = this.now();
     return this.deps.workspaces.upsertMembers(
       members.flatMap((m) =>
         m === null
           ? []
-          : [{ id: membershipId(workspace.id, m.id), workspaceId: workspace.id, userId: m.id, role: m.role === 'org:admin' ? 'admin' : 'member', createdAt: now }],
+          : [
+              {
+                id: membershipId(workspace.id, m.id),
+                workspaceId: workspace.id,
+                userId: m.id,
+                role: m.role === 'org:admin' ? 'admin' : 'member',
+                createdAt: now,
+              },
+            ],
       ),
     );
   }

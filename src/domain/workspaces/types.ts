@@ -39,7 +39,10 @@ export interface WorkspaceRepository {
   list(page: { offset: number; limit: number }): Promise<{ rows: WorkspaceRecord[]; total: number }>;
   update(id: string, patch: WorkspacePatch, now: string): Promise<WorkspaceRecord | null>;
   delete(id: string): Promise<boolean>;
-  listMembers(workspaceId: string, page: { offset: number; limit: number }): Promise<{ rows: WorkspaceMemberRecord[]; total: number }>;
+  listMembers(
+    workspaceId: string,
+    page: { offset: number; limit: number },
+  ): Promise<{ rows: WorkspaceMemberRecord[]; total: number }>;
   /** Creates memberships (or updates their role); returns the resulting rows. */
   upsertMembers(rows: WorkspaceMemberRecord[]): Promise<WorkspaceMemberRecord[]>;
   removeMembers(workspaceId: string, userIds: string[]): Promise<number>;

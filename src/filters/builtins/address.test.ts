@@ -5,7 +5,9 @@ import { addressFilter } from './address.js';
 const found = (t: string): string[] => addressFilter.find(t).map((m) => t.slice(m.start, m.end));
 
 test('address: US with unit and city/state/ZIP, UK with postcode, PO box', () => {
-  assert.deepEqual(found('Ship to 500 W 2nd St, Suite 210, Austin, TX 78701.'), ['500 W 2nd St, Suite 210, Austin, TX 78701']);
+  assert.deepEqual(found('Ship to 500 W 2nd St, Suite 210, Austin, TX 78701.'), [
+    '500 W 2nd St, Suite 210, Austin, TX 78701',
+  ]);
   assert.deepEqual(found('at 221B Baker Street, London NW1 6XE'), ['221B Baker Street, London NW1 6XE']);
   assert.deepEqual(found('PO Box 1234'), ['PO Box 1234']);
 });
@@ -18,7 +20,13 @@ test('address: EU forms', () => {
 });
 
 test('address: numbers before capitalised words that are not streets do not match', () => {
-  for (const t of ['I have 3 Main concerns.', 'Spring 2024 release', 'Bring 5 copies', 'the 3 Way handshake', 'Route 66']) {
+  for (const t of [
+    'I have 3 Main concerns.',
+    'Spring 2024 release',
+    'Bring 5 copies',
+    'the 3 Way handshake',
+    'Route 66',
+  ]) {
     assert.deepEqual(found(t), [], t);
   }
 });

@@ -8,9 +8,14 @@ test('credit-card: Luhn and issuer ranges', () => {
   assert.equal(luhnValid('4111111111111111'), true);
   assert.equal(luhnValid('4111111111111112'), false);
   const issuers: Array<[string, string]> = [
-    ['4111111111111111', 'visa'], ['5555555555554444', 'mastercard'], ['2223003122003222', 'mastercard'],
-    ['378282246310005', 'amex'], ['6011111111111117', 'discover'], ['3530111333300000', 'jcb'],
-    ['30569309025904', 'diners'], ['6200000000000005', 'unionpay'],
+    ['4111111111111111', 'visa'],
+    ['5555555555554444', 'mastercard'],
+    ['2223003122003222', 'mastercard'],
+    ['378282246310005', 'amex'],
+    ['6011111111111117', 'discover'],
+    ['3530111333300000', 'jcb'],
+    ['30569309025904', 'diners'],
+    ['6200000000000005', 'unionpay'],
   ];
   for (const [pan, issuer] of issuers) assert.equal(cardIssuer(pan), issuer, pan);
   assert.equal(cardIssuer('1234567812345670'), null);

@@ -13,8 +13,15 @@ test('person-name: first + last, titles, triggers and sign-offs', () => {
 });
 
 test('person-name: common words that are also first names do not match', () => {
-  for (const t of ['I will bill you in May.', 'Will you grant access?', 'May I ask?', 'Mark the checkbox.',
-    'Bill the client.', 'The Apple Watch is out.', 'Hope you are well.']) {
+  for (const t of [
+    'I will bill you in May.',
+    'Will you grant access?',
+    'May I ask?',
+    'Mark the checkbox.',
+    'Bill the client.',
+    'The Apple Watch is out.',
+    'Hope you are well.',
+  ]) {
     assert.deepEqual(found(t), [], t);
   }
 });

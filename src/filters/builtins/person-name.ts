@@ -88,7 +88,17 @@ function toToken(text: string, start: number, rawEnd: number): Token {
 
 function sentenceInitial(text: string, start: number): boolean {
   let i = start - 1;
-  while (i >= 0 && (text[i] === ' ' || text[i] === '\t' || text[i] === '"' || text[i] === '“' || text[i] === '(' || text[i] === '*' || text[i] === '-')) i--;
+  while (
+    i >= 0 &&
+    (text[i] === ' ' ||
+      text[i] === '\t' ||
+      text[i] === '"' ||
+      text[i] === '“' ||
+      text[i] === '(' ||
+      text[i] === '*' ||
+      text[i] === '-')
+  )
+    i--;
   return i < 0 || text[i] === '.' || text[i] === '!' || text[i] === '?' || text[i] === '\n' || text[i] === ':';
 }
 
@@ -110,8 +120,7 @@ function runsOf(text: string, tokens: Token[]): Token[][] {
 }
 
 /** May follow a first name as a middle name or surname (`Theresa May`, `John F. Kennedy`). */
-const surnameLike = (t: Token): boolean =>
-  !t.caps && !t.title && t.cls !== 'common';
+const surnameLike = (t: Token): boolean => !t.caps && !t.title && t.cls !== 'common';
 
 function sentenceAround(text: string, start: number, end: number): [number, number] {
   let s = start;

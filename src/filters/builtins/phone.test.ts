@@ -11,7 +11,14 @@ test('phone: international and US national formats', () => {
 });
 
 test('phone: ignores dates, versions, SSNs, card numbers and IPs', () => {
-  for (const t of ['on 2023-10-12 at 10:30', 'version 10.2.3', 'SSN 123-45-6789', '4111 1111 1111 1111', '192.168.1.10', 'no digits']) {
+  for (const t of [
+    'on 2023-10-12 at 10:30',
+    'version 10.2.3',
+    'SSN 123-45-6789',
+    '4111 1111 1111 1111',
+    '192.168.1.10',
+    'no digits',
+  ]) {
     assert.deepEqual(found(t), [], t);
   }
 });

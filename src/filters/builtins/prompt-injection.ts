@@ -17,8 +17,10 @@ const DETS = '(?:[\\s,]+(?:all|any|the|your|of|these|those|every|each|and|previo
 /** Between "previous" and "instructions": a few qualifiers ("previous system instructions"). */
 const QUALS = '(?:[\\s,]+(?:system|user|developer|safety|set\\s+of|and|or|all|given|\\w+)){0,2}?[\\s,]+';
 const PRIOR = '(?:previous|prior|preceding|above|earlier|foregoing|former|initial|original|old)';
-const RULES = '(?:instructions?|prompts?|rules|directives?|directions|guidelines|commands?|context|programming|constraints|system\\s+messages?)';
-const SYSTEM_PROMPT = '(?:system|developer|hidden|secret|initial|original|internal)\\s+(?:prompt|instructions?|message|rules|guidelines)';
+const RULES =
+  '(?:instructions?|prompts?|rules|directives?|directions|guidelines|commands?|context|programming|constraints|system\\s+messages?)';
+const SYSTEM_PROMPT =
+  '(?:system|developer|hidden|secret|initial|original|internal)\\s+(?:prompt|instructions?|message|rules|guidelines)';
 
 export const INJECTION_PATTERNS: ReadonlyArray<{ id: string; description: string; source: string }> = [
   {
@@ -29,7 +31,8 @@ export const INJECTION_PATTERNS: ReadonlyArray<{ id: string; description: string
   {
     id: 'ignore-everything',
     description: 'ignore / forget everything you were told (above, so far)',
-    source: '(?:ignore|disregard|forget)\\s+(?:(?:everything|anything|all)\\s+(?:you\\s+(?:were|have\\s+been|\'ve\\s+been)\\s+(?:told|given|instructed|taught)|(?:of\\s+)?(?:the\\s+)?(?:written\\s+|said\\s+|stated\\s+)?(?:above|so\\s+far|before\\s+this(?:\\s+(?:line|message|point))?))|the\\s+above(?:\\s+(?:text|message|instructions))?)',
+    source:
+      "(?:ignore|disregard|forget)\\s+(?:(?:everything|anything|all)\\s+(?:you\\s+(?:were|have\\s+been|'ve\\s+been)\\s+(?:told|given|instructed|taught)|(?:of\\s+)?(?:the\\s+)?(?:written\\s+|said\\s+|stated\\s+)?(?:above|so\\s+far|before\\s+this(?:\\s+(?:line|message|point))?))|the\\s+above(?:\\s+(?:text|message|instructions))?)",
   },
   {
     id: 'ignore-system-prompt',
@@ -59,12 +62,14 @@ export const INJECTION_PATTERNS: ReadonlyArray<{ id: string; description: string
   {
     id: 'dan',
     description: 'DAN / "do anything now" persona',
-    source: '(?:you\\s+are\\s+(?:now\\s+|going\\s+to\\s+(?:be|act\\s+as|pretend\\s+to\\s+be)\\s+)|act\\s+as\\s+|pretend\\s+to\\s+be\\s+|become\\s+|called\\s+)(?:a\\s+|an\\s+)?\\bDAN\\b|do\\s+anything\\s+now',
+    source:
+      '(?:you\\s+are\\s+(?:now\\s+|going\\s+to\\s+(?:be|act\\s+as|pretend\\s+to\\s+be)\\s+)|act\\s+as\\s+|pretend\\s+to\\s+be\\s+|become\\s+|called\\s+)(?:a\\s+|an\\s+)?\\bDAN\\b|do\\s+anything\\s+now',
   },
   {
     id: 'jailbreak-mode',
     description: 'developer / jailbreak / god / DAN mode enabled or entered',
-    source: '(?:(?:enable|activate|enter|switch\\s+(?:to|into)|turn\\s+on|you\\s+are\\s+(?:now\\s+)?in)\\s+(?:the\\s+)?(?:jailbreak|jailbroken|god|dan|unrestricted|unfiltered|evil)\\s+mode|(?:developer|jailbreak|god|dan)\\s+mode\\s+(?:enabled|activated|output))',
+    source:
+      '(?:(?:enable|activate|enter|switch\\s+(?:to|into)|turn\\s+on|you\\s+are\\s+(?:now\\s+)?in)\\s+(?:the\\s+)?(?:jailbreak|jailbroken|god|dan|unrestricted|unfiltered|evil)\\s+mode|(?:developer|jailbreak|god|dan)\\s+mode\\s+(?:enabled|activated|output))',
   },
   {
     id: 'no-restrictions',
@@ -74,22 +79,27 @@ export const INJECTION_PATTERNS: ReadonlyArray<{ id: string; description: string
   {
     id: 'you-are-now',
     description: 'you are now an unrestricted / unfiltered / jailbroken AI',
-    source: '(?:you\\s+are|you\'re|act\\s+as|behave\\s+as)\\s+(?:now\\s+)?(?:a|an)\\s+(?:unrestricted|unfiltered|uncensored|jailbroken|rogue|evil|amoral)\\s+(?:ai|assistant|model|chatbot|language\\s+model|version)',
+    source:
+      "(?:you\\s+are|you're|act\\s+as|behave\\s+as)\\s+(?:now\\s+)?(?:a|an)\\s+(?:unrestricted|unfiltered|uncensored|jailbroken|rogue|evil|amoral)\\s+(?:ai|assistant|model|chatbot|language\\s+model|version)",
   },
   {
     id: 'new-instructions',
     description: 'new system instructions / role-spoofing markers injected in content',
-    source: '(?:(?:^|\\n)\\s*(?:#+\\s*)?(?:new|updated|revised|real)\\s+(?:system\\s+)?instructions\\s*:|<\\|im_start\\|>\\s*system|\\[/?INST\\]|<<SYS>>|(?:^|\\n)\\s*#{2,}\\s*system\\s*(?:prompt|message)?\\s*:|\\[system\\s*(?:message|prompt|override)\\])',
+    source:
+      '(?:(?:^|\\n)\\s*(?:#+\\s*)?(?:new|updated|revised|real)\\s+(?:system\\s+)?instructions\\s*:|<\\|im_start\\|>\\s*system|\\[/?INST\\]|<<SYS>>|(?:^|\\n)\\s*#{2,}\\s*system\\s*(?:prompt|message)?\\s*:|\\[system\\s*(?:message|prompt|override)\\])',
   },
   {
     id: 'override-now',
     description: 'from now on you will / must obey only me (instruction hijack)',
-    source: '(?:from\\s+now\\s+on|henceforth|starting\\s+now),?\\s+(?:you\\s+(?:will|must|shall|are\\s+to)\\s+)(?:only\\s+)?(?:obey|follow|answer|respond|comply|ignore|disregard)',
+    source:
+      '(?:from\\s+now\\s+on|henceforth|starting\\s+now),?\\s+(?:you\\s+(?:will|must|shall|are\\s+to)\\s+)(?:only\\s+)?(?:obey|follow|answer|respond|comply|ignore|disregard)',
   },
 ];
 
 /** One alternation, one linear pass over the text (case-insensitive). */
-const SOURCE = INJECTION_PATTERNS.map((p) => (p.source.startsWith('(?:(?:^') ? `(?:${p.source})` : `\\b(?:${p.source})`)).join('|');
+const SOURCE = INJECTION_PATTERNS.map((p) =>
+  p.source.startsWith('(?:(?:^') ? `(?:${p.source})` : `\\b(?:${p.source})`,
+).join('|');
 const COMBINED = compileRe2(SOURCE, true);
 
 const LABEL = BUILTIN_LABELS['regex-prompt-injection'];

@@ -22,7 +22,8 @@ function fromFastify(error: FastifyError, bodyLimit: number): GatewayError {
   const status = error.statusCode ?? 500;
   if (status >= 400 && status < 500) return errors.invalidRequest(error.message);
   // The database away (restart, failover): retry later, not a server bug (docs/deploy.md).
-  if (isStoreUnavailable(error)) return errors.storeUnavailable('The database is temporarily unreachable; retry shortly');
+  if (isStoreUnavailable(error))
+    return errors.storeUnavailable('The database is temporarily unreachable; retry shortly');
   return errors.internal(error);
 }
 

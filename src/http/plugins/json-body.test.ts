@@ -8,7 +8,11 @@ test('plain bodies parse as JSON.parse does', () => {
 });
 
 test('__proto__ keys are dropped, literal or spelled with escapes, at any depth', () => {
-  for (const text of ['{"__proto__":{"admin":true},"a":1}', '{"a":{"\\u005f_proto__":{"admin":true}},"b":2}', '{"a":[{"__proto__":1}]}']) {
+  for (const text of [
+    '{"__proto__":{"admin":true},"a":1}',
+    '{"a":{"\\u005f_proto__":{"admin":true}},"b":2}',
+    '{"a":[{"__proto__":1}]}',
+  ]) {
     const value = parseJsonBody(text) as Record<string, unknown>;
     assert.equal(JSON.stringify(value).includes('admin'), false, text);
     assert.equal(JSON.stringify(value).includes('__proto__'), false, text);

@@ -2,7 +2,12 @@ import type { Static } from '@sinclair/typebox';
 import type { ZdrGroup, ZdrVendor } from '../../catalog/index.js';
 import { errors } from '../../errors/index.js';
 import { builtinLabel } from '../../filters/index.js';
-import type { GuardrailInput, GuardrailRecord, KeyAssignmentRecord, MemberAssignmentRecord } from '../../domain/guardrails/types.js';
+import type {
+  GuardrailInput,
+  GuardrailRecord,
+  KeyAssignmentRecord,
+  MemberAssignmentRecord,
+} from '../../domain/guardrails/types.js';
 import type {
   GuardrailObject,
   KeyAssignmentObject,
@@ -79,7 +84,10 @@ function flag(body: Record<string, unknown>, key: string): boolean | null | unde
  * Per-group ZDR flags the body sets explicitly, under the seed's names or the configured vendor
  * aliases (`enforce_zdr_anthropic` → vendor_a). Both names with different values: 400.
  */
-function zdrFlags(body: Record<string, unknown>, vendorNames: Readonly<Record<ZdrVendor, string>>): Partial<Record<ZdrGroup, boolean | null>> {
+function zdrFlags(
+  body: Record<string, unknown>,
+  vendorNames: Readonly<Record<ZdrVendor, string>>,
+): Partial<Record<ZdrGroup, boolean | null>> {
   const out: Partial<Record<ZdrGroup, boolean | null>> = {};
   for (const group of ['vendor_a', 'vendor_b', 'vendor_c', 'vendor_d', 'other'] as const) {
     const seedName = `enforce_zdr_${group}`;
@@ -87,9 +95,12 @@ function zdrFlags(body: Record<string, unknown>, vendorNames: Readonly<Record<Zd
     const aliasName = group === 'other' ? null : `enforce_zdr_${vendorNames[group].toLowerCase()}`;
     const aliasValue = aliasName === null || aliasName === seedName ? undefined : flag(body, aliasName);
     if (seedValue !== undefined && aliasValue !== undefined && seedValue !== aliasValue) {
-      throw errors.invalidRequest(`${aliasName ?? seedName}: conflicts with ${seedName} (same vendor, different value)`, {
-        field: aliasName ?? seedName,
-      });
+      throw errors.invalidRequest(
+        `${aliasName ?? seedName}: conflicts with ${seedName} (same vendor, different value)`,
+        {
+          field: aliasName ?? seedName,
+        },
+      );
     }
     const value = seedValue !== undefined ? seedValue : aliasValue;
     if (value !== undefined) out[group] = value;
@@ -119,7 +130,8 @@ export function guardrailInputFrom(body: Body, vendorNames: Readonly<Record<ZdrV
       })) ?? null;
   }
   if (body.content_filters !== undefined) {
-    input.contentFilters = body.content_filters?.map((c) => ({ pattern: c.pattern, action: c.action, label: c.label ?? null })) ?? null;
+    input.contentFilters =
+      body.content_filters?.map((c) => ({ pattern: c.pattern, action: c.action, label: c.label ?? null })) ?? null;
   }
   if (body.include_byok_in_budgets !== undefined) input.includeByokInBudgets = body.include_byok_in_budgets;
   return input;

@@ -46,11 +46,17 @@ export function workspacePatchFrom(body: Partial<Static<typeof CreateWorkspaceBo
   if (body.default_image_model !== undefined) patch.defaultImageModel = body.default_image_model;
   if (body.default_provider_sort !== undefined) patch.defaultProviderSort = body.default_provider_sort;
   if (body.disabled_server_tools !== undefined)
-    patch.disabledServerTools = body.disabled_server_tools === null || body.disabled_server_tools.length === 0 ? null : body.disabled_server_tools;
+    patch.disabledServerTools =
+      body.disabled_server_tools === null || body.disabled_server_tools.length === 0
+        ? null
+        : body.disabled_server_tools;
   if (body.io_logging_api_key_ids !== undefined) patch.ioLoggingApiKeyIds = body.io_logging_api_key_ids;
   if (body.io_logging_sampling_rate !== undefined) patch.ioLoggingSamplingRate = body.io_logging_sampling_rate;
-  if (body.is_data_discount_logging_enabled !== undefined) patch.isDataDiscountLoggingEnabled = body.is_data_discount_logging_enabled;
-  if (body.is_observability_broadcast_enabled !== undefined) patch.isObservabilityBroadcastEnabled = body.is_observability_broadcast_enabled;
-  if (body.is_observability_io_logging_enabled !== undefined) patch.isObservabilityIoLoggingEnabled = body.is_observability_io_logging_enabled;
+  if (body.is_data_discount_logging_enabled !== undefined)
+    patch.isDataDiscountLoggingEnabled = body.is_data_discount_logging_enabled;
+  if (body.is_observability_broadcast_enabled !== undefined)
+    patch.isObservabilityBroadcastEnabled = body.is_observability_broadcast_enabled;
+  if (body.is_observability_io_logging_enabled !== undefined)
+    patch.isObservabilityIoLoggingEnabled = body.is_observability_io_logging_enabled;
   return patch;
 }

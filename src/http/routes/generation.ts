@@ -113,7 +113,11 @@ export function presentGeneration(g: GenerationRecord): GenerationObject {
     upstream_id: g.upstreamId,
     web_search_engine: null,
     response_cache_source_id: null,
-    provider_responses: g.attempts.map((a) => ({ status: a.status, provider_name: a.provider, model_permaslug: a.model })),
+    provider_responses: g.attempts.map((a) => ({
+      status: a.status,
+      provider_name: a.provider,
+      model_permaslug: a.model,
+    })),
     content_filter_flags: g.flags,
   };
 }

@@ -1,7 +1,13 @@
 import { Type } from '@sinclair/typebox';
 import type { Services } from '../../services.js';
 import { PageQuery, errorResponses, pageOf } from '../schemas/common.js';
-import { GuardrailParams, KeyAssignmentList, KeyHashesBody, MemberAssignmentList, MemberIdsBody } from '../schemas/guardrails.js';
+import {
+  GuardrailParams,
+  KeyAssignmentList,
+  KeyHashesBody,
+  MemberAssignmentList,
+  MemberIdsBody,
+} from '../schemas/guardrails.js';
 import { presentKeyAssignment, presentMemberAssignment } from '../presenters/guardrails.js';
 import type { App } from '../types.js';
 
@@ -14,7 +20,12 @@ export function guardrailAssignmentRoutes(app: App, services: Services): void {
   const guardrails = services.guardrails;
 
   app.get('/guardrails/assignments/keys', {
-    schema: { tags, operationId: 'listKeyAssignments', querystring: PageQuery, response: { 200: KeyAssignmentList, ...errorResponses(400, 401, 403, 500) } },
+    schema: {
+      tags,
+      operationId: 'listKeyAssignments',
+      querystring: PageQuery,
+      response: { 200: KeyAssignmentList, ...errorResponses(400, 401, 403, 500) },
+    },
     handler: async (request) => {
       const { rows, total } = await guardrails.listKeyAssignments(null, pageOf(request.query));
       return { data: rows.map(presentKeyAssignment), total_count: total };
@@ -22,7 +33,12 @@ export function guardrailAssignmentRoutes(app: App, services: Services): void {
   });
 
   app.get('/guardrails/assignments/members', {
-    schema: { tags, operationId: 'listMemberAssignments', querystring: PageQuery, response: { 200: MemberAssignmentList, ...errorResponses(400, 401, 403, 500) } },
+    schema: {
+      tags,
+      operationId: 'listMemberAssignments',
+      querystring: PageQuery,
+      response: { 200: MemberAssignmentList, ...errorResponses(400, 401, 403, 500) },
+    },
     handler: async (request) => {
       const { rows, total } = await guardrails.listMemberAssignments(null, pageOf(request.query));
       return { data: rows.map(presentMemberAssignment), total_count: total };
@@ -53,7 +69,11 @@ export function guardrailAssignmentRoutes(app: App, services: Services): void {
       response: { 200: Assigned, ...errorResponses(400, 401, 403, 404, 500) },
     },
     handler: async (request) => ({
-      assigned_count: await guardrails.assignKeys(request.params.id, request.body.key_hashes, request.principal.creatorUserId),
+      assigned_count: await guardrails.assignKeys(
+        request.params.id,
+        request.body.key_hashes,
+        request.principal.creatorUserId,
+      ),
     }),
   });
 
@@ -65,7 +85,9 @@ export function guardrailAssignmentRoutes(app: App, services: Services): void {
       body: KeyHashesBody,
       response: { 200: Unassigned, ...errorResponses(400, 401, 403, 404, 500) },
     },
-    handler: async (request) => ({ unassigned_count: await guardrails.unassignKeys(request.params.id, request.body.key_hashes) }),
+    handler: async (request) => ({
+      unassigned_count: await guardrails.unassignKeys(request.params.id, request.body.key_hashes),
+    }),
   });
 
   app.get('/guardrails/:id/assignments/members', {
@@ -92,7 +114,11 @@ export function guardrailAssignmentRoutes(app: App, services: Services): void {
       response: { 200: Assigned, ...errorResponses(400, 401, 403, 404, 500) },
     },
     handler: async (request) => ({
-      assigned_count: await guardrails.assignMembers(request.params.id, request.body.member_user_ids, request.principal.creatorUserId),
+      assigned_count: await guardrails.assignMembers(
+        request.params.id,
+        request.body.member_user_ids,
+        request.principal.creatorUserId,
+      ),
     }),
   });
 
@@ -104,6 +130,8 @@ export function guardrailAssignmentRoutes(app: App, services: Services): void {
       body: MemberIdsBody,
       response: { 200: Unassigned, ...errorResponses(400, 401, 403, 404, 500) },
     },
-    handler: async (request) => ({ unassigned_count: await guardrails.unassignMembers(request.params.id, request.body.member_user_ids) }),
+    handler: async (request) => ({
+      unassigned_count: await guardrails.unassignMembers(request.params.id, request.body.member_user_ids),
+    }),
   });
 }

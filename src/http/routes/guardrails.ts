@@ -51,7 +51,12 @@ export function guardrailRoutes(app: App, services: Services): void {
   });
 
   app.get('/guardrails/:id', {
-    schema: { tags, operationId: 'getGuardrail', params: GuardrailParams, response: { 200: GuardrailEnvelope, ...errorResponses(401, 403, 404, 500) } },
+    schema: {
+      tags,
+      operationId: 'getGuardrail',
+      params: GuardrailParams,
+      response: { 200: GuardrailEnvelope, ...errorResponses(401, 403, 404, 500) },
+    },
     handler: async (request) => ({ data: presentGuardrail(await guardrails.get(request.params.id)) }),
   });
 
@@ -69,7 +74,12 @@ export function guardrailRoutes(app: App, services: Services): void {
   });
 
   app.delete('/guardrails/:id', {
-    schema: { tags, operationId: 'deleteGuardrail', params: GuardrailParams, response: { 200: Deleted, ...errorResponses(401, 403, 404, 500) } },
+    schema: {
+      tags,
+      operationId: 'deleteGuardrail',
+      params: GuardrailParams,
+      response: { 200: Deleted, ...errorResponses(401, 403, 404, 500) },
+    },
     handler: async (request) => {
       await guardrails.delete(request.params.id);
       return { deleted: true as const };

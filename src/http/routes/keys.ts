@@ -21,13 +21,22 @@ const tags = ['API keys'];
 /** Management routes under /keys (reference §1, seed §4.7). */
 export function keyManagementRoutes(app: App, services: Services): void {
   const withUsage = async (records: KeyRecord[]) => {
-    const usage = await services.usage.read(records.map((r) => r.hash), services.clock.now());
+    const usage = await services.usage.read(
+      records.map((r) => r.hash),
+      services.clock.now(),
+    );
     return records.map((r) => presentKey(r, usage.get(r.hash) ?? ZERO_USAGE));
   };
-  const one = async (record: KeyRecord) => presentKey(record, (await services.usage.read([record.hash], services.clock.now())).get(record.hash) ?? ZERO_USAGE);
+  const one = async (record: KeyRecord) =>
+    presentKey(record, (await services.usage.read([record.hash], services.clock.now())).get(record.hash) ?? ZERO_USAGE);
 
   app.get('/keys', {
-    schema: { tags, operationId: 'listKeys', querystring: ListKeysQuery, response: { 200: KeyListEnvelope, ...errorResponses(400, 401, 403, 404, 500) } },
+    schema: {
+      tags,
+      operationId: 'listKeys',
+      querystring: ListKeysQuery,
+      response: { 200: KeyListEnvelope, ...errorResponses(400, 401, 403, 404, 500) },
+    },
     handler: async (request) => {
       const records = await services.keys.list({
         workspaceRef: request.query.workspace_id,
@@ -39,7 +48,12 @@ export function keyManagementRoutes(app: App, services: Services): void {
   });
 
   app.post('/keys', {
-    schema: { tags, operationId: 'createKeys', body: CreateKeyBody, response: { 201: IssuedKeyEnvelope, ...errorResponses(400, 401, 403, 404, 500) } },
+    schema: {
+      tags,
+      operationId: 'createKeys',
+      body: CreateKeyBody,
+      response: { 201: IssuedKeyEnvelope, ...errorResponses(400, 401, 403, 404, 500) },
+    },
     handler: async (request, reply) => {
       const body = request.body;
       const issued = await services.keys.createApiKey(
@@ -51,7 +65,8 @@ export function keyManagementRoutes(app: App, services: Services): void {
           expiresAt: body.expires_at,
           workspaceRef: body.workspace_id,
           creatorUserId: body.creator_user_id,
-          external: body.external === undefined ? undefined : { user: body.external.user, apiKey: body.external.api_key },
+          external:
+            body.external === undefined ? undefined : { user: body.external.user, apiKey: body.external.api_key },
         },
         request.principal.creatorUserId,
       );
@@ -61,12 +76,23 @@ export function keyManagementRoutes(app: App, services: Services): void {
   });
 
   app.get('/keys/:hash', {
-    schema: { tags, operationId: 'getKey', params: KeyHashParams, response: { 200: KeyEnvelope, ...errorResponses(401, 403, 404, 500) } },
+    schema: {
+      tags,
+      operationId: 'getKey',
+      params: KeyHashParams,
+      response: { 200: KeyEnvelope, ...errorResponses(401, 403, 404, 500) },
+    },
     handler: async (request) => ({ data: await one(await services.keys.get(request.params.hash)) }),
   });
 
   app.patch('/keys/:hash', {
-    schema: { tags, operationId: 'updateKeys', params: KeyHashParams, body: UpdateKeyBody, response: { 200: KeyEnvelope, ...errorResponses(400, 401, 403, 404, 500) } },
+    schema: {
+      tags,
+      operationId: 'updateKeys',
+      params: KeyHashParams,
+      body: UpdateKeyBody,
+      response: { 200: KeyEnvelope, ...errorResponses(400, 401, 403, 404, 500) },
+    },
     handler: async (request) => {
       const b = request.body;
       const updated = await services.keys.update(request.params.hash, {
@@ -81,7 +107,12 @@ export function keyManagementRoutes(app: App, services: Services): void {
   });
 
   app.delete('/keys/:hash', {
-    schema: { tags, operationId: 'deleteKeys', params: KeyHashParams, response: { 200: Deleted, ...errorResponses(401, 403, 404, 500) } },
+    schema: {
+      tags,
+      operationId: 'deleteKeys',
+      params: KeyHashParams,
+      response: { 200: Deleted, ...errorResponses(401, 403, 404, 500) },
+    },
     handler: async (request) => {
       await services.keys.delete(request.params.hash);
       return { deleted: true as const };
@@ -106,7 +137,11 @@ export function keyManagementRoutes(app: App, services: Services): void {
 /** GET /key: the calling key itself, for either kind of key (reference §1.6). */
 export function currentKeyRoute(app: App, services: Services): void {
   app.get('/key', {
-    schema: { tags, operationId: 'getCurrentKey', response: { 200: Type.Object({ data: CurrentKeyObject }), ...errorResponses(401, 500) } },
+    schema: {
+      tags,
+      operationId: 'getCurrentKey',
+      response: { 200: Type.Object({ data: CurrentKeyObject }), ...errorResponses(401, 500) },
+    },
     handler: async (request) => {
       const key = request.principal;
       const usage = await services.usage.read([key.hash], services.clock.now());

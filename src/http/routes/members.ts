@@ -14,7 +14,10 @@ export function memberRoutes(app: App, services: Services): void {
       tags,
       operationId: 'listOrganizationMembers',
       querystring: PageQuery,
-      response: { 200: Type.Object({ data: Type.Array(Type.Ref(MemberObject)), total_count: Type.Integer() }), ...errorResponses(400, 401, 403, 500) },
+      response: {
+        200: Type.Object({ data: Type.Array(Type.Ref(MemberObject)), total_count: Type.Integer() }),
+        ...errorResponses(400, 401, 403, 500),
+      },
     },
     handler: async (request) => {
       const { rows, total } = await services.members.list(pageOf(request.query));
@@ -31,7 +34,12 @@ export function memberRoutes(app: App, services: Services): void {
     },
     handler: async (request, reply) => {
       const b = request.body;
-      const member = await services.members.add({ email: b.email, firstName: b.first_name, lastName: b.last_name, role: b.role });
+      const member = await services.members.add({
+        email: b.email,
+        firstName: b.first_name,
+        lastName: b.last_name,
+        role: b.role,
+      });
       reply.code(201);
       return { data: presentMember(member) };
     },

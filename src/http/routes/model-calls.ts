@@ -11,7 +11,12 @@ import { legacyCompletion } from '../../providers/index.js';
 import { estimateTokens } from '../../canonical/index.js';
 import type { Gateway, PreparedCall } from '../../gateway/gateway.js';
 import { costOf, usageWithCost } from '../../gateway/cost.js';
-import { ChatRequestSchema, CompletionRequestSchema, type ChatRequestBody, type CompletionRequestBody } from '../../gateway/request-schema.js';
+import {
+  ChatRequestSchema,
+  CompletionRequestSchema,
+  type ChatRequestBody,
+  type CompletionRequestBody,
+} from '../../gateway/request-schema.js';
 import type { CallKind } from '../../gateway/request-kinds.js';
 import { SseWriter } from '../../gateway/sse-writer.js';
 import type { RouteCandidate } from '../../domain/routing/index.js';
@@ -54,19 +59,24 @@ function keepText(chunk: AnyChunk, into: string[]): void {
 }
 
 function finishOf(chunk: AnyChunk): string | null {
-  for (const choice of chunk.choices) if (choice.finish_reason !== null && choice.finish_reason !== undefined) return choice.finish_reason;
+  for (const choice of chunk.choices)
+    if (choice.finish_reason !== null && choice.finish_reason !== undefined) return choice.finish_reason;
   return null;
 }
 
 async function respondJson(gateway: Gateway, call: PreparedCall, reply: FastifyReply) {
   const signal = abortOnDisconnect(reply);
   const ctx = { signal, requestId: call.requestId };
-  const outcome = await gateway.attempt<CanonicalChatResponse | CanonicalCompletionResponse>(call, signal, (c, endpoint) => {
-    const adapter = gateway.adapterFor(c);
-    return call.kind === 'chat'
-      ? adapter.chat(endpoint, gateway.chatRequest(call, c), ctx)
-      : legacyCompletion(adapter).completion(endpoint, gateway.completionRequest(call, c), ctx);
-  });
+  const outcome = await gateway.attempt<CanonicalChatResponse | CanonicalCompletionResponse>(
+    call,
+    signal,
+    (c, endpoint) => {
+      const adapter = gateway.adapterFor(c);
+      return call.kind === 'chat'
+        ? adapter.chat(endpoint, gateway.chatRequest(call, c), ctx)
+        : legacyCompletion(adapter).completion(endpoint, gateway.completionRequest(call, c), ctx);
+    },
+  );
   const { value, candidate } = outcome;
   const first = value.choices[0];
   const cost = gateway.settle({
@@ -75,23 +85,40 @@ async function respondJson(gateway: Gateway, call: PreparedCall, reply: FastifyR
     attempts: outcome.attempts,
     usage: value.usage,
     finishReason: first?.finish_reason ?? null,
-    nativeFinishReason: first !== undefined && 'native_finish_reason' in first ? (first.native_finish_reason ?? null) : null,
+    nativeFinishReason:
+      first !== undefined && 'native_finish_reason' in first ? (first.native_finish_reason ?? null) : null,
     upstreamId: value.id,
     firstByteMs: outcome.firstByteMs,
     cancelled: false,
   });
-  return { ...value, id: call.generationId, model: candidate.model.slug, provider: candidate.provider.name, usage: usageWithCost(value.usage, cost) };
+  return {
+    ...value,
+    id: call.generationId,
+    model: candidate.model.slug,
+    provider: candidate.provider.name,
+    usage: usageWithCost(value.usage, cost),
+  };
 }
 
 function errorChunk(call: PreparedCall, slug: string, error: GatewayError) {
   const base = { id: call.generationId, created: Math.floor(Date.now() / 1000), model: slug };
   const payload = { code: error.status, message: error.message, metadata: error.metadata };
   return call.kind === 'chat'
-    ? { ...base, object: 'chat.completion.chunk', error: payload, choices: [{ index: 0, delta: { content: '' }, finish_reason: 'error' }] }
+    ? {
+        ...base,
+        object: 'chat.completion.chunk',
+        error: payload,
+        choices: [{ index: 0, delta: { content: '' }, finish_reason: 'error' }],
+      }
     : { ...base, object: 'text_completion', error: payload, choices: [{ index: 0, text: '', finish_reason: 'error' }] };
 }
 
-async function respondStream(gateway: Gateway, call: PreparedCall, reply: FastifyReply, options: ModelCallOptions): Promise<void> {
+async function respondStream(
+  gateway: Gateway,
+  call: PreparedCall,
+  reply: FastifyReply,
+  options: ModelCallOptions,
+): Promise<void> {
   const signal = abortOnDisconnect(reply);
   const ctx = { signal, requestId: call.requestId };
   const writer = new SseWriter(reply.raw, {
@@ -113,7 +140,10 @@ async function respondStream(gateway: Gateway, call: PreparedCall, reply: Fastif
     writer.stopWaiting();
     const error = isGatewayError(raw) ? raw : errors.internal(raw);
     if (!writer.headersSent) {
-      if (!reply.raw.destroyed) reply.raw.writeHead(error.status, { 'content-type': 'application/json; charset=utf-8', ...error.headers }).end(JSON.stringify(renderError(error)));
+      if (!reply.raw.destroyed)
+        reply.raw
+          .writeHead(error.status, { 'content-type': 'application/json; charset=utf-8', ...error.headers })
+          .end(JSON.stringify(renderError(error)));
       return;
     }
     await writer.data(JSON.stringify(errorChunk(call, call.body.model ?? '', error)));
@@ -153,14 +183,29 @@ async function respondStream(gateway: Gateway, call: PreparedCall, reply: Fastif
       await writer.data(JSON.stringify(errorChunk(call, candidate.model.slug, error)));
     }
   }
-  settleStream(gateway, { call, candidate, attempts: outcome.attempts, firstByteMs: outcome.firstByteMs }, { usage, finish, upstreamId, streamed, cancelled: signal.aborted });
+  settleStream(
+    gateway,
+    { call, candidate, attempts: outcome.attempts, firstByteMs: outcome.firstByteMs },
+    { usage, finish, upstreamId, streamed, cancelled: signal.aborted },
+  );
   writer.end();
 }
 
 function settleStream(
   gateway: Gateway,
-  base: { call: PreparedCall; candidate: RouteCandidate; attempts: { provider: string; model: string; status: number | null }[]; firstByteMs: number },
-  seen: { usage: CanonicalUsage | null; finish: string | null; upstreamId: string | null; streamed: string[]; cancelled: boolean },
+  base: {
+    call: PreparedCall;
+    candidate: RouteCandidate;
+    attempts: { provider: string; model: string; status: number | null }[];
+    firstByteMs: number;
+  },
+  seen: {
+    usage: CanonicalUsage | null;
+    finish: string | null;
+    upstreamId: string | null;
+    streamed: string[];
+    cancelled: boolean;
+  },
 ): void {
   gateway.settle({
     ...base,
@@ -171,8 +216,19 @@ function settleStream(
   });
 }
 
-async function handle(kind: CallKind, gateway: Gateway, options: ModelCallOptions, request: FastifyRequest, reply: FastifyReply) {
-  const call = await gateway.prepare({ kind, key: request.principal, body: request.body as ChatRequestBody | CompletionRequestBody, requestId: request.id });
+async function handle(
+  kind: CallKind,
+  gateway: Gateway,
+  options: ModelCallOptions,
+  request: FastifyRequest,
+  reply: FastifyReply,
+) {
+  const call = await gateway.prepare({
+    kind,
+    key: request.principal,
+    body: request.body as ChatRequestBody | CompletionRequestBody,
+    requestId: request.id,
+  });
   // From here the gateway settles the call and logs its call-log line, whatever happens.
   request.reachedGateway = true;
   if (call.stream) return respondStream(gateway, call, reply, options);
@@ -190,11 +246,21 @@ function modelCallScope(app: App, options: ModelCallOptions): void {
   markModelCallScope(app);
   const responses = errorResponses(400, 401, 402, 403, 404, 408, 413, 429, 500, 502, 503);
   app.post('/chat/completions', {
-    schema: { tags: ['Model calls'], operationId: 'sendChatCompletionRequest', body: ChatRequestSchema, response: responses },
+    schema: {
+      tags: ['Model calls'],
+      operationId: 'sendChatCompletionRequest',
+      body: ChatRequestSchema,
+      response: responses,
+    },
     handler: (request, reply) => handle('chat', options.gateway, options, request, reply),
   });
   app.post('/completions', {
-    schema: { tags: ['Model calls'], operationId: 'createCompletions', body: CompletionRequestSchema, response: responses },
+    schema: {
+      tags: ['Model calls'],
+      operationId: 'createCompletions',
+      body: CompletionRequestSchema,
+      response: responses,
+    },
     handler: (request, reply) => handle('completion', options.gateway, options, request, reply),
   });
 }

@@ -20,7 +20,12 @@ const tags = ['Presets'];
 /** Preset reads (seed §4.6, reference §4.1): API or management key, in the key's workspace. */
 export function presetReadRoutes(app: App, presets: PresetService): void {
   app.get('/presets', {
-    schema: { tags, operationId: 'listPresets', querystring: PresetListQuery, response: { 200: PresetList, ...errorResponses(400, 401, 403, 500) } },
+    schema: {
+      tags,
+      operationId: 'listPresets',
+      querystring: PresetListQuery,
+      response: { 200: PresetList, ...errorResponses(400, 401, 403, 500) },
+    },
     handler: async (request) => {
       const workspaceId = await presets.workspaceFor(request.principal, request.query.workspace_id);
       const { rows, total } = await presets.list(workspaceId, pageOf(request.query));
@@ -67,7 +72,9 @@ export function presetReadRoutes(app: App, presets: PresetService): void {
     },
     handler: async (request) => {
       const workspaceId = await presets.workspaceFor(request.principal, request.query.workspace_id);
-      return { data: presentPresetVersion(await presets.getVersion(workspaceId, request.params.slug, request.params.version)) };
+      return {
+        data: presentPresetVersion(await presets.getVersion(workspaceId, request.params.slug, request.params.version)),
+      };
     },
   });
 }
@@ -107,7 +114,12 @@ export function presetWriteRoutes(app: App, presets: PresetService): void {
     handler: async (request) => {
       const workspaceId = await presets.workspaceFor(request.principal, request.query.workspace_id);
       const { name, description, status, designated_version: designatedVersion } = request.body;
-      const updated = await presets.update(workspaceId, request.params.slug, { name, description, status, designatedVersion });
+      const updated = await presets.update(workspaceId, request.params.slug, {
+        name,
+        description,
+        status,
+        designatedVersion,
+      });
       return { data: presentResolvedPreset(updated) };
     },
   });

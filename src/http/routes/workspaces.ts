@@ -25,7 +25,10 @@ export function workspaceRoutes(app: App, services: Services): void {
       tags,
       operationId: 'listWorkspaces',
       querystring: PageQuery,
-      response: { 200: Type.Object({ data: Type.Array(Type.Ref(WorkspaceObject)), total_count: Type.Integer() }), ...errorResponses(400, 401, 403, 500) },
+      response: {
+        200: Type.Object({ data: Type.Array(Type.Ref(WorkspaceObject)), total_count: Type.Integer() }),
+        ...errorResponses(400, 401, 403, 500),
+      },
     },
     handler: async (request) => {
       const { rows, total } = await ws.list(pageOf(request.query));
@@ -34,17 +37,30 @@ export function workspaceRoutes(app: App, services: Services): void {
   });
 
   app.post('/workspaces', {
-    schema: { tags, operationId: 'createWorkspace', body: CreateWorkspaceBody, response: { 201: WorkspaceEnvelope, ...errorResponses(400, 401, 403, 409, 500) } },
+    schema: {
+      tags,
+      operationId: 'createWorkspace',
+      body: CreateWorkspaceBody,
+      response: { 201: WorkspaceEnvelope, ...errorResponses(400, 401, 403, 409, 500) },
+    },
     handler: async (request, reply) => {
       const patch = workspacePatchFrom(request.body);
-      const created = await ws.create({ ...patch, name: request.body.name, slug: request.body.slug }, request.principal.creatorUserId);
+      const created = await ws.create(
+        { ...patch, name: request.body.name, slug: request.body.slug },
+        request.principal.creatorUserId,
+      );
       reply.code(201);
       return { data: presentWorkspace(created) };
     },
   });
 
   app.get('/workspaces/:id', {
-    schema: { tags, operationId: 'getWorkspace', params: WorkspaceParams, response: { 200: WorkspaceEnvelope, ...errorResponses(401, 403, 404, 500) } },
+    schema: {
+      tags,
+      operationId: 'getWorkspace',
+      params: WorkspaceParams,
+      response: { 200: WorkspaceEnvelope, ...errorResponses(401, 403, 404, 500) },
+    },
     handler: async (request) => ({ data: presentWorkspace(await ws.get(request.params.id)) }),
   });
 
@@ -56,7 +72,9 @@ export function workspaceRoutes(app: App, services: Services): void {
       body: UpdateWorkspaceBody,
       response: { 200: WorkspaceEnvelope, ...errorResponses(400, 401, 403, 404, 409, 500) },
     },
-    handler: async (request) => ({ data: presentWorkspace(await ws.update(request.params.id, workspacePatchFrom(request.body))) }),
+    handler: async (request) => ({
+      data: presentWorkspace(await ws.update(request.params.id, workspacePatchFrom(request.body))),
+    }),
   });
 
   app.delete('/workspaces/:id', {
@@ -79,7 +97,10 @@ export function workspaceRoutes(app: App, services: Services): void {
       operationId: 'listWorkspaceMembers',
       params: WorkspaceParams,
       querystring: PageQuery,
-      response: { 200: Type.Object({ data: Type.Array(Type.Ref(WorkspaceMemberObject)), total_count: Type.Integer() }), ...errorResponses(400, 401, 403, 404, 500) },
+      response: {
+        200: Type.Object({ data: Type.Array(Type.Ref(WorkspaceMemberObject)), total_count: Type.Integer() }),
+        ...errorResponses(400, 401, 403, 404, 500),
+      },
     },
     handler: async (request) => {
       const { rows, total } = await ws.listMembers(request.params.id, pageOf(request.query));
@@ -93,7 +114,10 @@ export function workspaceRoutes(app: App, services: Services): void {
       operationId: 'bulkAddWorkspaceMembers',
       params: WorkspaceParams,
       body: UserIdsBody,
-      response: { 200: Type.Object({ added_count: Type.Integer(), data: Type.Array(Type.Ref(WorkspaceMemberObject)) }), ...errorResponses(400, 401, 403, 404, 500) },
+      response: {
+        200: Type.Object({ added_count: Type.Integer(), data: Type.Array(Type.Ref(WorkspaceMemberObject)) }),
+        ...errorResponses(400, 401, 403, 404, 500),
+      },
     },
     handler: async (request) => {
       const rows = await ws.addMembers(request.params.id, request.body.user_ids);
@@ -108,7 +132,10 @@ export function workspaceRoutes(app: App, services: Services): void {
       summary: 'Remove members (all or nothing: 409 while any holds an active API key here)',
       params: WorkspaceParams,
       body: UserIdsBody,
-      response: { 200: Type.Object({ removed_count: Type.Integer() }), ...errorResponses(400, 401, 403, 404, 409, 500) },
+      response: {
+        200: Type.Object({ removed_count: Type.Integer() }),
+        ...errorResponses(400, 401, 403, 404, 409, 500),
+      },
     },
     handler: async (request) => ({ removed_count: await ws.removeMembers(request.params.id, request.body.user_ids) }),
   });

@@ -124,13 +124,19 @@ export const CreateGuardrailBody = Type.Object(
   { additionalProperties: false },
 );
 
-export const UpdateGuardrailBody = Type.Object({ name: Type.Optional(Name), ...settings }, { additionalProperties: false });
+export const UpdateGuardrailBody = Type.Object(
+  { name: Type.Optional(Name), ...settings },
+  { additionalProperties: false },
+);
 
 /**
  * The body schema plus `enforce_zdr_<vendor name>` input aliases (`enforce_zdr_anthropic` …) of
  * the configured vendors, so OpenRouter clients that send those names validate too.
  */
-export function withZdrAliases<T extends typeof CreateGuardrailBody | typeof UpdateGuardrailBody>(schema: T, vendorNames: readonly string[]): T {
+export function withZdrAliases<T extends typeof CreateGuardrailBody | typeof UpdateGuardrailBody>(
+  schema: T,
+  vendorNames: readonly string[],
+): T {
   const aliases: Record<string, TSchema> = {};
   for (const name of vendorNames) {
     const key = `enforce_zdr_${name.toLowerCase()}`;

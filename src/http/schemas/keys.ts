@@ -80,7 +80,10 @@ export const CreateKeyBody = Type.Object(
     creator_user_id: Type.Optional(Nullable(Type.String({ minLength: 1 }))),
     external: Type.Optional(
       Type.Object(
-        { user: Type.String({ minLength: 1, maxLength: 256 }), api_key: Type.Optional(Type.String({ minLength: 32, maxLength: 512 })) },
+        {
+          user: Type.String({ minLength: 1, maxLength: 256 }),
+          api_key: Type.Optional(Type.String({ minLength: 32, maxLength: 512 })),
+        },
         { additionalProperties: false },
       ),
     ),
@@ -102,4 +105,3 @@ export const UpdateKeyBody = Type.Object(
 export const KeyEnvelope = Type.Object({ data: Type.Ref(KeyObject) });
 export const IssuedKeyEnvelope = Type.Object({ data: Type.Ref(KeyObject), key: Type.String() });
 export const KeyListEnvelope = Type.Object({ data: Type.Array(Type.Ref(KeyObject)) });
-

@@ -2,9 +2,18 @@ import { Type } from '@sinclair/typebox';
 import { Nullable } from './common.js';
 
 const SERVER_TOOLS = [
-  'openrouter:advisor', 'openrouter:apply_patch', 'openrouter:bash', 'openrouter:datetime', 'openrouter:fusion',
-  'openrouter:image_generation', 'openrouter:experimental__search_models', 'openrouter:shell', 'openrouter:subagent',
-  'openrouter:tool_search', 'openrouter:web_fetch', 'openrouter:web_search',
+  'openrouter:advisor',
+  'openrouter:apply_patch',
+  'openrouter:bash',
+  'openrouter:datetime',
+  'openrouter:fusion',
+  'openrouter:image_generation',
+  'openrouter:experimental__search_models',
+  'openrouter:shell',
+  'openrouter:subagent',
+  'openrouter:tool_search',
+  'openrouter:web_fetch',
+  'openrouter:web_search',
 ] as const;
 
 /** Reference §3.2, in JSON key order. */
@@ -51,7 +60,9 @@ const settings = {
   default_text_model: Type.Optional(Nullable(Type.String({ maxLength: 200 }))),
   default_image_model: Type.Optional(Nullable(Type.String({ maxLength: 200 }))),
   default_provider_sort: Type.Optional(Nullable(Type.String({ maxLength: 50 }))),
-  disabled_server_tools: Type.Optional(Nullable(Type.Array(Type.Union(SERVER_TOOLS.map((t) => Type.Literal(t))), { maxItems: 50 }))),
+  disabled_server_tools: Type.Optional(
+    Nullable(Type.Array(Type.Union(SERVER_TOOLS.map((t) => Type.Literal(t))), { maxItems: 50 })),
+  ),
   io_logging_api_key_ids: Type.Optional(Nullable(Type.Array(Type.Integer(), { maxItems: 1000 }))),
   io_logging_sampling_rate: Type.Optional(Type.Number({ minimum: 0.0001, maximum: 1 })),
   is_data_discount_logging_enabled: Type.Optional(Type.Boolean()),

@@ -19,7 +19,13 @@ test('messagesTarget: URL and headers built once per frozen endpoint and kind; n
   assert.ok(Object.isFrozen(json.headers));
   assert.deepEqual(json, {
     url: 'https://api.anthropic.test/v1/messages',
-    headers: { accept: 'application/json', 'content-type': 'application/json', 'anthropic-version': ANTHROPIC_VERSION, 'x-api-key': 'sk-ant-test', 'x-extra': '1' },
+    headers: {
+      accept: 'application/json',
+      'content-type': 'application/json',
+      'anthropic-version': ANTHROPIC_VERSION,
+      'x-api-key': 'sk-ant-test',
+      'x-extra': '1',
+    },
   });
   assert.equal(messagesTarget(frozen, true).headers.accept, 'text/event-stream');
   assert.equal(messagesTarget({ ...endpoint, apiKey: null }, false).headers['x-api-key'], undefined);

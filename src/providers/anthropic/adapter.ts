@@ -1,5 +1,10 @@
 import type { CanonicalChatRequest, CanonicalChatResponse, CanonicalChunk } from '../../canonical/index.js';
-import { failFromResponse, protocolError, type UpstreamHttpClient, type UpstreamResponse } from '../../upstream/index.js';
+import {
+  failFromResponse,
+  protocolError,
+  type UpstreamHttpClient,
+  type UpstreamResponse,
+} from '../../upstream/index.js';
 import { primeStream } from '../primed-stream.js';
 import type { CallContext, ProviderAdapter, ProviderEndpointConfig } from '../types.js';
 import { cachedWireTarget, type WireTarget } from '../wire-target.js';
@@ -28,7 +33,12 @@ export class AnthropicAdapter implements ProviderAdapter {
 
   constructor(private readonly http: UpstreamHttpClient) {}
 
-  private async post(endpoint: ProviderEndpointConfig, req: CanonicalChatRequest, stream: boolean, ctx: CallContext): Promise<UpstreamResponse> {
+  private async post(
+    endpoint: ProviderEndpointConfig,
+    req: CanonicalChatRequest,
+    stream: boolean,
+    ctx: CallContext,
+  ): Promise<UpstreamResponse> {
     const target = messagesTarget(endpoint, stream);
     const call = {
       url: target.url,
@@ -44,17 +54,30 @@ export class AnthropicAdapter implements ProviderAdapter {
     return res;
   }
 
-  async chat(endpoint: ProviderEndpointConfig, req: CanonicalChatRequest, ctx: CallContext): Promise<CanonicalChatResponse> {
+  async chat(
+    endpoint: ProviderEndpointConfig,
+    req: CanonicalChatRequest,
+    ctx: CallContext,
+  ): Promise<CanonicalChatResponse> {
     const res = await this.post(endpoint, req, false, ctx);
     const out = messagesResponse(await res.json(), { model: req.model, id: `gen-${ctx.requestId}` });
     if (out === null) throw protocolError(endpoint.providerId, 'Provider returned a body without content');
     return out;
   }
 
-  async chatStream(endpoint: ProviderEndpointConfig, req: CanonicalChatRequest, ctx: CallContext): Promise<AsyncIterable<CanonicalChunk>> {
+  async chatStream(
+    endpoint: ProviderEndpointConfig,
+    req: CanonicalChatRequest,
+    ctx: CallContext,
+  ): Promise<AsyncIterable<CanonicalChunk>> {
     const res = await this.post(endpoint, req, true, ctx);
     return primeStream(
-      anthropicChunks(res, { providerId: endpoint.providerId, apiKey: endpoint.apiKey, fallbackId: `gen-${ctx.requestId}`, model: req.model }),
+      anthropicChunks(res, {
+        providerId: endpoint.providerId,
+        apiKey: endpoint.apiKey,
+        fallbackId: `gen-${ctx.requestId}`,
+        model: req.model,
+      }),
     );
   }
 }

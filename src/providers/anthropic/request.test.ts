@@ -3,7 +3,12 @@ import assert from 'node:assert/strict';
 import type { CanonicalChatRequest } from '../../canonical/index.js';
 import { messagesBody } from './request.js';
 
-const base = (over: Partial<CanonicalChatRequest>): CanonicalChatRequest => ({ model: 'claude-x', messages: [], extra: {}, ...over });
+const base = (over: Partial<CanonicalChatRequest>): CanonicalChatRequest => ({
+  model: 'claude-x',
+  messages: [],
+  extra: {},
+  ...over,
+});
 
 test('system and developer messages become `system`; max_tokens defaults; stop → stop_sequences', () => {
   const body = messagesBody(
@@ -33,7 +38,10 @@ test('system and developer messages become `system`; max_tokens defaults; stop �
 test('max_completion_tokens wins; cache_control keeps system as blocks', () => {
   const body = messagesBody(
     base({
-      messages: [{ role: 'system', content: [{ type: 'text', text: 'S', cache_control: { type: 'ephemeral' } }] }, { role: 'user', content: 'x' }],
+      messages: [
+        { role: 'system', content: [{ type: 'text', text: 'S', cache_control: { type: 'ephemeral' } }] },
+        { role: 'user', content: 'x' },
+      ],
       max_tokens: 10,
       max_completion_tokens: 20,
     }),
@@ -61,13 +69,21 @@ test('tools, tool_calls and tool results round-trip into tool_use / tool_result 
         { role: 'tool', tool_call_id: 'call_2', content: [{ type: 'text', text: 'rainy' }] },
         { role: 'user', content: 'thanks' },
       ],
-      tools: [{ type: 'function', function: { name: 'get_weather', description: 'd', parameters: { type: 'object', properties: {} } } }, { type: 'openrouter:web_search' }],
+      tools: [
+        {
+          type: 'function',
+          function: { name: 'get_weather', description: 'd', parameters: { type: 'object', properties: {} } },
+        },
+        { type: 'openrouter:web_search' },
+      ],
       tool_choice: { type: 'function', function: { name: 'get_weather' } },
       parallel_tool_calls: false,
     }),
     false,
   );
-  assert.deepEqual(body.tools, [{ name: 'get_weather', description: 'd', input_schema: { type: 'object', properties: {} } }]);
+  assert.deepEqual(body.tools, [
+    { name: 'get_weather', description: 'd', input_schema: { type: 'object', properties: {} } },
+  ]);
   assert.deepEqual(body.tool_choice, { type: 'tool', name: 'get_weather', disable_parallel_tool_use: true });
   assert.deepEqual(body.messages, [
     { role: 'user', content: [{ type: 'text', text: 'weather?' }] },
@@ -125,11 +141,22 @@ test('images: data URLs become base64 sources, others url sources', () => {
 });
 
 test('reasoning → thinking budget; temperature dropped; max_tokens above budget', () => {
-  const body = messagesBody(base({ messages: [{ role: 'user', content: 'x' }], reasoning: { max_tokens: 2000 }, temperature: 0.3, max_tokens: 1000 }), false);
+  const body = messagesBody(
+    base({
+      messages: [{ role: 'user', content: 'x' }],
+      reasoning: { max_tokens: 2000 },
+      temperature: 0.3,
+      max_tokens: 1000,
+    }),
+    false,
+  );
   assert.deepEqual(body.thinking, { type: 'enabled', budget_tokens: 2000 });
   assert.equal(body.temperature, undefined);
   assert.ok((body.max_tokens as number) > 2000);
-  const effort = messagesBody(base({ messages: [{ role: 'user', content: 'x' }], reasoning_effort: 'high', max_tokens: 10000 }), false);
+  const effort = messagesBody(
+    base({ messages: [{ role: 'user', content: 'x' }], reasoning_effort: 'high', max_tokens: 10000 }),
+    false,
+  );
   assert.deepEqual(effort.thinking, { type: 'enabled', budget_tokens: 8000 });
   const none = messagesBody(base({ messages: [{ role: 'user', content: 'x' }], reasoning: { effort: 'none' } }), false);
   assert.equal(none.thinking, undefined);

@@ -43,7 +43,8 @@ function partToBlock(part: ContentPart): Block | null {
   }
   if (part.type === 'file' && isRecord(part.file) && typeof part.file.file_data === 'string') {
     const inline = dataUrl(part.file.file_data);
-    if (inline !== null) return { type: 'document', source: { type: 'base64', media_type: inline.mediaType, data: inline.data } };
+    if (inline !== null)
+      return { type: 'document', source: { type: 'base64', media_type: inline.mediaType, data: inline.data } };
   }
   return null; // audio, video and unknown parts have no Messages API equivalent
 }
@@ -103,7 +104,12 @@ function messagesField(req: CanonicalChatRequest): AnthropicMessage[] {
       }
       blocks.push(...contentBlocks(m.content));
       for (const call of m.tool_calls ?? []) {
-        blocks.push({ type: 'tool_use', id: call.id, name: call.function.name, input: parseArguments(call.function.arguments) });
+        blocks.push({
+          type: 'tool_use',
+          id: call.id,
+          name: call.function.name,
+          input: parseArguments(call.function.arguments),
+        });
       }
       pushMerged(out, 'assistant', blocks);
     }
@@ -116,16 +122,27 @@ function toolChoiceField(choice: ToolChoice | undefined, parallel: boolean | nul
   if (choice === 'auto') out = { type: 'auto' };
   else if (choice === 'required') out = { type: 'any' };
   else if (choice === 'none') out = { type: 'none' };
-  else if (isRecord(choice) && choice.type === 'function' && isRecord(choice.function) && typeof choice.function.name === 'string') {
+  else if (
+    isRecord(choice) &&
+    choice.type === 'function' &&
+    isRecord(choice.function) &&
+    typeof choice.function.name === 'string'
+  ) {
     out = { type: 'tool', name: choice.function.name };
   }
-  if (parallel === false && out?.type !== 'none') out = { ...(out ?? { type: 'auto' }), disable_parallel_tool_use: true };
+  if (parallel === false && out?.type !== 'none')
+    out = { ...(out ?? { type: 'auto' }), disable_parallel_tool_use: true };
   return out;
 }
 
-function thinkingBudget(reasoning: ReasoningConfig | undefined, effort: string | null | undefined, maxTokens: number): number | null {
+function thinkingBudget(
+  reasoning: ReasoningConfig | undefined,
+  effort: string | null | undefined,
+  maxTokens: number,
+): number | null {
   if (reasoning?.enabled === false) return null;
-  if (typeof reasoning?.max_tokens === 'number' && reasoning.max_tokens > 0) return Math.max(1024, Math.floor(reasoning.max_tokens));
+  if (typeof reasoning?.max_tokens === 'number' && reasoning.max_tokens > 0)
+    return Math.max(1024, Math.floor(reasoning.max_tokens));
   const e = reasoning?.effort ?? effort ?? (reasoning?.enabled === true ? 'medium' : null);
   if (e === null || e === 'none') return null;
   const ratio = EFFORT_RATIO[e] ?? 0.5;

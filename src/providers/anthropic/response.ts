@@ -79,7 +79,11 @@ export function messagesResponse(body: unknown, fallback: { model: string; id: s
       });
     }
   });
-  const message: CanonicalAssistantMessage = { role: 'assistant', content: text === '' && calls.length > 0 ? null : text, refusal: null };
+  const message: CanonicalAssistantMessage = {
+    role: 'assistant',
+    content: text === '' && calls.length > 0 ? null : text,
+    refusal: null,
+  };
   if (reasoning !== '') message.reasoning = reasoning;
   if (details.length > 0) message.reasoning_details = details;
   if (calls.length > 0) message.tool_calls = calls;

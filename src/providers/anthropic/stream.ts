@@ -1,7 +1,14 @@
 import type { CanonicalChunk, CanonicalDelta } from '../../canonical/index.js';
 import { fromHttpStatus, parseSse, protocolError, type UpstreamResponse } from '../../upstream/index.js';
 import { int, isRecord, nowSeconds, str, type JsonRecord } from '../json.js';
-import { canonicalUsage, finishReason, readUsage, REASONING_FORMAT, ZERO_USAGE, type AnthropicUsageCounts } from './response.js';
+import {
+  canonicalUsage,
+  finishReason,
+  readUsage,
+  REASONING_FORMAT,
+  ZERO_USAGE,
+  type AnthropicUsageCounts,
+} from './response.js';
 
 /** Anthropic `type` of an error object → the HTTP status Anthropic uses for it. */
 const ERROR_STATUS: Record<string, number> = {
@@ -41,7 +48,10 @@ export interface AnthropicStreamOptions {
  * Anthropic SSE events (message_start, content_block_start/delta/stop, message_delta,
  * message_stop, ping, error) → canonical chunks; the last chunk carries usage.
  */
-export async function* anthropicChunks(res: UpstreamResponse, opts: AnthropicStreamOptions): AsyncGenerator<CanonicalChunk, void, undefined> {
+export async function* anthropicChunks(
+  res: UpstreamResponse,
+  opts: AnthropicStreamOptions,
+): AsyncGenerator<CanonicalChunk, void, undefined> {
   const st: StreamState = {
     id: opts.fallbackId,
     model: opts.model,
@@ -118,7 +128,14 @@ export async function* anthropicChunks(res: UpstreamResponse, opts: AnthropicStr
     }
   }
   if (!st.stopped) throw protocolError(opts.providerId, 'Provider stream ended before message_stop');
-  yield { id: st.id, object: 'chat.completion.chunk', created: st.created, model: st.model, choices: [], usage: canonicalUsage(st.usage) };
+  yield {
+    id: st.id,
+    object: 'chat.completion.chunk',
+    created: st.created,
+    model: st.model,
+    choices: [],
+    usage: canonicalUsage(st.usage),
+  };
 }
 
 function blockStart(data: JsonRecord, st: StreamState): CanonicalDelta | null {
@@ -128,7 +145,14 @@ function blockStart(data: JsonRecord, st: StreamState): CanonicalDelta | null {
     const toolIndex = st.toolIndexByBlock.size;
     st.toolIndexByBlock.set(index, toolIndex);
     return {
-      tool_calls: [{ index: toolIndex, id: str(block.id) ?? `toolu_${toolIndex}`, type: 'function', function: { name: str(block.name) ?? '', arguments: '' } }],
+      tool_calls: [
+        {
+          index: toolIndex,
+          id: str(block.id) ?? `toolu_${toolIndex}`,
+          type: 'function',
+          function: { name: str(block.name) ?? '', arguments: '' },
+        },
+      ],
     };
   }
   if (block.type === 'text' && typeof block.text === 'string' && block.text !== '') return { content: block.text };
@@ -151,11 +175,18 @@ function blockDelta(data: JsonRecord, st: StreamState): CanonicalDelta | null {
     }
     case 'thinking_delta':
       return typeof delta.thinking === 'string'
-        ? { reasoning: delta.thinking, reasoning_details: [{ type: 'reasoning.text', text: delta.thinking, format: REASONING_FORMAT, index }] }
+        ? {
+            reasoning: delta.thinking,
+            reasoning_details: [{ type: 'reasoning.text', text: delta.thinking, format: REASONING_FORMAT, index }],
+          }
         : null;
     case 'signature_delta':
       return typeof delta.signature === 'string'
-        ? { reasoning_details: [{ type: 'reasoning.text', signature: delta.signature, format: REASONING_FORMAT, index }] }
+        ? {
+            reasoning_details: [
+              { type: 'reasoning.text', signature: delta.signature, format: REASONING_FORMAT, index },
+            ],
+          }
         : null;
     default:
       return null;

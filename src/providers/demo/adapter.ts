@@ -1,5 +1,10 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { CanonicalChatRequest, CanonicalChatResponse, CanonicalChunk, CanonicalUsage } from '../../canonical/index.js';
+import type {
+  CanonicalChatRequest,
+  CanonicalChatResponse,
+  CanonicalChunk,
+  CanonicalUsage,
+} from '../../canonical/index.js';
 import { abortedError } from '../../upstream/index.js';
 import { nowSeconds } from '../json.js';
 import type { CallContext, ProviderAdapter, ProviderEndpointConfig } from '../types.js';
@@ -11,7 +16,11 @@ export interface DemoAdapterOptions {
 }
 
 function usageOf(a: DemoAnswer): CanonicalUsage {
-  return { prompt_tokens: a.promptTokens, completion_tokens: a.completionTokens, total_tokens: a.promptTokens + a.completionTokens };
+  return {
+    prompt_tokens: a.promptTokens,
+    completion_tokens: a.completionTokens,
+    total_tokens: a.promptTokens + a.completionTokens,
+  };
 }
 
 function delayFor(endpoint: ProviderEndpointConfig, fallback: number): number {
@@ -29,7 +38,11 @@ export class DemoAdapter implements ProviderAdapter {
 
   constructor(private readonly options: DemoAdapterOptions = {}) {}
 
-  async chat(endpoint: ProviderEndpointConfig, req: CanonicalChatRequest, ctx: CallContext): Promise<CanonicalChatResponse> {
+  async chat(
+    endpoint: ProviderEndpointConfig,
+    req: CanonicalChatRequest,
+    ctx: CallContext,
+  ): Promise<CanonicalChatResponse> {
     if (ctx.signal.aborted) throw abortedError(endpoint.providerId, ctx.signal.reason);
     const a = demoAnswer(req);
     const content = a.pieces.join('');
@@ -53,12 +66,20 @@ export class DemoAdapter implements ProviderAdapter {
     };
   }
 
-  async chatStream(endpoint: ProviderEndpointConfig, req: CanonicalChatRequest, ctx: CallContext): Promise<AsyncIterable<CanonicalChunk>> {
+  async chatStream(
+    endpoint: ProviderEndpointConfig,
+    req: CanonicalChatRequest,
+    ctx: CallContext,
+  ): Promise<AsyncIterable<CanonicalChunk>> {
     if (ctx.signal.aborted) throw abortedError(endpoint.providerId, ctx.signal.reason);
     return this.chunks(endpoint, req, ctx);
   }
 
-  private async *chunks(endpoint: ProviderEndpointConfig, req: CanonicalChatRequest, ctx: CallContext): AsyncGenerator<CanonicalChunk, void, undefined> {
+  private async *chunks(
+    endpoint: ProviderEndpointConfig,
+    req: CanonicalChatRequest,
+    ctx: CallContext,
+  ): AsyncGenerator<CanonicalChunk, void, undefined> {
     const a = demoAnswer(req);
     const delay = delayFor(endpoint, this.options.chunkDelayMs ?? 0);
     const base = { id: demoId(req), object: 'chat.completion.chunk' as const, created: nowSeconds(), model: req.model };
@@ -75,7 +96,22 @@ export class DemoAdapter implements ProviderAdapter {
       await step();
       yield {
         ...base,
-        choices: [{ index: 0, delta: { tool_calls: [{ index, id: call.id, type: 'function', function: { name: call.function.name, arguments: call.function.arguments } }] }, finish_reason: null }],
+        choices: [
+          {
+            index: 0,
+            delta: {
+              tool_calls: [
+                {
+                  index,
+                  id: call.id,
+                  type: 'function',
+                  function: { name: call.function.name, arguments: call.function.arguments },
+                },
+              ],
+            },
+            finish_reason: null,
+          },
+        ],
       };
     }
     await step();

@@ -48,11 +48,22 @@ function argumentsFor(tool: FunctionTool, text: string): JsonRecord {
   const schema = tool.function.parameters;
   const out: JsonRecord = {};
   if (!isRecord(schema) || !isRecord(schema.properties)) return out;
-  const required = Array.isArray(schema.required) ? schema.required.filter((r): r is string => typeof r === 'string') : [];
+  const required = Array.isArray(schema.required)
+    ? schema.required.filter((r): r is string => typeof r === 'string')
+    : [];
   for (const name of required) {
     const prop = schema.properties[name];
     const type = isRecord(prop) ? prop.type : undefined;
-    out[name] = type === 'number' || type === 'integer' ? 1 : type === 'boolean' ? true : type === 'array' ? [] : type === 'object' ? {} : text;
+    out[name] =
+      type === 'number' || type === 'integer'
+        ? 1
+        : type === 'boolean'
+          ? true
+          : type === 'array'
+            ? []
+            : type === 'object'
+              ? {}
+              : text;
   }
   return out;
 }
@@ -67,17 +78,30 @@ export function demoAnswer(req: CanonicalChatRequest): DemoAnswer {
   const promptTokens = Math.max(1, estimateTokens(prompt));
   const last = req.messages[req.messages.length - 1];
   const lastUser = [...req.messages].reverse().find((m) => m.role === 'user');
-  const userText = contentText(lastUser?.content ?? null).trim().slice(0, MAX_ECHO);
+  const userText = contentText(lastUser?.content ?? null)
+    .trim()
+    .slice(0, MAX_ECHO);
 
   const tool = chosenTool(req);
   if (tool !== null) {
     const args = JSON.stringify(argumentsFor(tool, userText));
-    const call: ToolCall = { id: `call_demo_${fnv1a(prompt + tool.function.name)}`, type: 'function', function: { name: tool.function.name, arguments: args } };
-    return { pieces: [], toolCalls: [call], finishReason: 'tool_calls', promptTokens, completionTokens: Math.max(1, estimateTokens(tool.function.name + args)) };
+    const call: ToolCall = {
+      id: `call_demo_${fnv1a(prompt + tool.function.name)}`,
+      type: 'function',
+      function: { name: tool.function.name, arguments: args },
+    };
+    return {
+      pieces: [],
+      toolCalls: [call],
+      finishReason: 'tool_calls',
+      promptTokens,
+      completionTokens: Math.max(1, estimateTokens(tool.function.name + args)),
+    };
   }
 
   let text: string;
-  if (last?.role === 'tool') text = `Demo provider received the tool result: ${contentText(last.content).trim().slice(0, MAX_ECHO)}`;
+  if (last?.role === 'tool')
+    text = `Demo provider received the tool result: ${contentText(last.content).trim().slice(0, MAX_ECHO)}`;
   else if (userText === '') text = 'Hello from the Switchyard demo provider.';
   else text = `Demo reply (${req.model}): you said "${userText}".`;
 

@@ -8,7 +8,12 @@ import type {
   CanonicalUsage,
 } from '../../canonical/index.js';
 import { parseOpenAiUsage } from '../../canonical/index.js';
-import { failFromResponse, protocolError, type UpstreamHttpClient, type UpstreamResponse } from '../../upstream/index.js';
+import {
+  failFromResponse,
+  protocolError,
+  type UpstreamHttpClient,
+  type UpstreamResponse,
+} from '../../upstream/index.js';
 import { int, isRecord, nowSeconds, str } from '../json.js';
 import { primeStream, type ClosableIterator } from '../primed-stream.js';
 import type { CallContext, ProviderAdapter, ProviderEndpointConfig } from '../types.js';
@@ -25,7 +30,13 @@ export class OpenAiCompatibleAdapter implements ProviderAdapter {
 
   constructor(private readonly http: UpstreamHttpClient) {}
 
-  private async post(endpoint: ProviderEndpointConfig, path: string, body: unknown, stream: boolean, ctx: CallContext): Promise<UpstreamResponse> {
+  private async post(
+    endpoint: ProviderEndpointConfig,
+    path: string,
+    body: unknown,
+    stream: boolean,
+    ctx: CallContext,
+  ): Promise<UpstreamResponse> {
     const target = wireTarget(endpoint, path, stream);
     const call = {
       url: target.url,
@@ -41,20 +52,37 @@ export class OpenAiCompatibleAdapter implements ProviderAdapter {
     return res;
   }
 
-  async chat(endpoint: ProviderEndpointConfig, req: CanonicalChatRequest, ctx: CallContext): Promise<CanonicalChatResponse> {
+  async chat(
+    endpoint: ProviderEndpointConfig,
+    req: CanonicalChatRequest,
+    ctx: CallContext,
+  ): Promise<CanonicalChatResponse> {
     const res = await this.post(endpoint, '/chat/completions', chatBody(req, false), false, ctx);
     const body = await res.json();
-    const out = chatResponse(body, { model: req.model, id: `gen-${ctx.requestId}`, prompt: () => promptText(req.messages) });
+    const out = chatResponse(body, {
+      model: req.model,
+      id: `gen-${ctx.requestId}`,
+      prompt: () => promptText(req.messages),
+    });
     if (out === null) throw protocolError(endpoint.providerId, 'Provider returned a body without choices');
     return out;
   }
 
-  async chatStream(endpoint: ProviderEndpointConfig, req: CanonicalChatRequest, ctx: CallContext): Promise<AsyncIterable<CanonicalChunk>> {
+  async chatStream(
+    endpoint: ProviderEndpointConfig,
+    req: CanonicalChatRequest,
+    ctx: CallContext,
+  ): Promise<AsyncIterable<CanonicalChunk>> {
     const res = await this.post(endpoint, '/chat/completions', chatBody(req, true), true, ctx);
     return primeStream(this.chatChunks(res, endpoint, req, ctx));
   }
 
-  private chatChunks(res: UpstreamResponse, endpoint: ProviderEndpointConfig, req: CanonicalChatRequest, ctx: CallContext): ClosableIterator<CanonicalChunk> {
+  private chatChunks(
+    res: UpstreamResponse,
+    endpoint: ProviderEndpointConfig,
+    req: CanonicalChatRequest,
+    ctx: CallContext,
+  ): ClosableIterator<CanonicalChunk> {
     return relayOpenAiStream<CanonicalChunk>({
       res,
       endpoint,
@@ -85,10 +113,15 @@ export class OpenAiCompatibleAdapter implements ProviderAdapter {
     });
   }
 
-  async completion(endpoint: ProviderEndpointConfig, req: CanonicalCompletionRequest, ctx: CallContext): Promise<CanonicalCompletionResponse> {
+  async completion(
+    endpoint: ProviderEndpointConfig,
+    req: CanonicalCompletionRequest,
+    ctx: CallContext,
+  ): Promise<CanonicalCompletionResponse> {
     const res = await this.post(endpoint, '/completions', completionBody(req, false), false, ctx);
     const body = await res.json();
-    if (!isRecord(body) || !Array.isArray(body.choices)) throw protocolError(endpoint.providerId, 'Provider returned a body without choices');
+    if (!isRecord(body) || !Array.isArray(body.choices))
+      throw protocolError(endpoint.providerId, 'Provider returned a body without choices');
     const choices = completionChoices(body);
     return {
       id: str(body.id) ?? `gen-${ctx.requestId}`,
@@ -125,7 +158,9 @@ export class OpenAiCompatibleAdapter implements ProviderAdapter {
         meta.created = int(event.created) ?? meta.created;
         const choices = completionChoices(event);
         const chunk: CanonicalCompletionChunk | null =
-          choices.length === 0 ? null : { id: meta.id, object: 'text_completion', created: meta.created, model: meta.model, choices };
+          choices.length === 0
+            ? null
+            : { id: meta.id, object: 'text_completion', created: meta.created, model: meta.model, choices };
         return {
           chunk,
           usage: parseOpenAiUsage(event.usage),

@@ -41,5 +41,12 @@ function streamError(error: unknown, who: StreamIdentity): Error {
       : typeof e.type === 'string'
         ? e.type
         : null;
-  return fromHttpStatus({ kind: 'stream', providerId: who.providerId, apiKey: who.apiKey, upstreamStatus: code, upstreamMessage: message, providerCode });
+  return fromHttpStatus({
+    kind: 'stream',
+    providerId: who.providerId,
+    apiKey: who.apiKey,
+    upstreamStatus: code,
+    upstreamMessage: message,
+    providerCode,
+  });
 }

@@ -104,7 +104,8 @@ class OpenAiRelay<T> implements ClosableIterator<T> {
       return Promise.resolve(this.finish());
     }
     if (this.bodyEnded) {
-      if (!this.sawFinish) return this.failed(protocolError(this.o.endpoint.providerId, 'Provider stream ended before completion'));
+      if (!this.sawFinish)
+        return this.failed(protocolError(this.o.endpoint.providerId, 'Provider stream ended before completion'));
       return Promise.resolve(this.finish());
     }
     return this.body.next().then(this.onChunk, this.onBodyError);

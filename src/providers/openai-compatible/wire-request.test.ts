@@ -54,9 +54,15 @@ test('the body keeps the old key order: extras first, typed fields over them in 
   };
   const { extra, ...typed } = req;
   const defined = Object.fromEntries(Object.entries(typed).filter(([, v]) => v !== undefined));
-  assert.equal(JSON.stringify(chatBody(req, false)), JSON.stringify({ ...extra, ...defined, model: 'm', stream: false }));
+  assert.equal(
+    JSON.stringify(chatBody(req, false)),
+    JSON.stringify({ ...extra, ...defined, model: 'm', stream: false }),
+  );
   const completion = { model: 'm', prompt: 'p', echo: undefined, extra: { best_of: 2 } };
-  assert.equal(JSON.stringify(completionBody(completion, true)), JSON.stringify({ best_of: 2, model: 'm', prompt: 'p', stream: true, stream_options: { include_usage: true } }));
+  assert.equal(
+    JSON.stringify(completionBody(completion, true)),
+    JSON.stringify({ best_of: 2, model: 'm', prompt: 'p', stream: true, stream_options: { include_usage: true } }),
+  );
 });
 
 test('wireTarget: built once per frozen endpoint, path and stream; a mutable endpoint is never cached', () => {

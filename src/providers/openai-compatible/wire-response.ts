@@ -52,7 +52,8 @@ function message(value: unknown): CanonicalAssistantMessage {
   const content = m.content;
   const out: CanonicalAssistantMessage = {
     role: 'assistant',
-    content: typeof content === 'string' ? content : Array.isArray(content) ? contentText(content as MessageContent) : null,
+    content:
+      typeof content === 'string' ? content : Array.isArray(content) ? contentText(content as MessageContent) : null,
     refusal: str(m.refusal) ?? null,
   };
   const reasoning = str(m.reasoning) ?? str(m.reasoning_content);
@@ -83,7 +84,10 @@ function assistantText(m: CanonicalAssistantMessage): string {
 }
 
 /** `fallback.prompt` is called only when the body has no usage (the prompt is then counted by us). */
-export function chatResponse(body: unknown, fallback: { model: string; id: string; prompt: () => string }): CanonicalChatResponse | null {
+export function chatResponse(
+  body: unknown,
+  fallback: { model: string; id: string; prompt: () => string },
+): CanonicalChatResponse | null {
   if (!isRecord(body) || !Array.isArray(body.choices)) return null;
   const choices: CanonicalChoice[] = body.choices.map((c: unknown, i) => {
     const choice = isRecord(c) ? c : {};

@@ -34,7 +34,11 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('attempts', 'text', (c) => c.notNull().defaultTo('[]'))
     .addColumn('created_at', 'text', (c) => c.notNull())
     .execute();
-  await db.schema.createIndex('generations_key_created').on('generations').columns(['key_hash', 'created_at']).execute();
+  await db.schema
+    .createIndex('generations_key_created')
+    .on('generations')
+    .columns(['key_hash', 'created_at'])
+    .execute();
 
   await db.schema
     .createTable('key_spend')

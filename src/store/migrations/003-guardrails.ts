@@ -26,7 +26,11 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('created_at', 'text', (c) => c.notNull())
     .addColumn('updated_at', 'text')
     .execute();
-  await db.schema.createIndex('guardrails_workspace').on('guardrails').columns(['workspace_id', 'created_at']).execute();
+  await db.schema
+    .createIndex('guardrails_workspace')
+    .on('guardrails')
+    .columns(['workspace_id', 'created_at'])
+    .execute();
 
   await db.schema
     .createTable('guardrail_key_assignments')

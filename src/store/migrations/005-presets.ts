@@ -18,7 +18,11 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('updated_at', 'text', (c) => c.notNull())
     .addUniqueConstraint('presets_workspace_slug', ['workspace_id', 'slug'])
     .execute();
-  await db.schema.createIndex('presets_workspace_updated').on('presets').columns(['workspace_id', 'updated_at']).execute();
+  await db.schema
+    .createIndex('presets_workspace_updated')
+    .on('presets')
+    .columns(['workspace_id', 'updated_at'])
+    .execute();
 
   await db.schema
     .createTable('preset_versions')

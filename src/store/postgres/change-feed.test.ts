@@ -24,16 +24,24 @@ describe('PostgreSQL change feed', { skip: pgSkipReason() ?? false }, () => {
   after(() => db.drop());
 
   const feed = (applicationName = 'feed-test') =>
-    new PostgresChangeFeed({ url: db.url, applicationName, backoffMinMs: 20, backoffMaxMs: 200, heartbeatMs: 200, timeoutMs: 1000 });
+    new PostgresChangeFeed({
+      url: db.url,
+      applicationName,
+      backoffMinMs: 20,
+      backoffMaxMs: 200,
+      heartbeatMs: 200,
+      timeoutMs: 1000,
+    });
 
   /** Cuts a feed's LISTEN connection from the server side, as a restart or a network drop would. */
   async function terminate(applicationName: string): Promise<number> {
     const admin = new pg.Client({ connectionString: db.url });
     await admin.connect();
     try {
-      const res = await admin.query('SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = $1 AND datname = current_database()', [
-        applicationName,
-      ]);
+      const res = await admin.query(
+        'SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = $1 AND datname = current_database()',
+        [applicationName],
+      );
       return res.rowCount ?? 0;
     } finally {
       await admin.end();
@@ -77,7 +85,10 @@ describe('PostgreSQL change feed', { skip: pgSkipReason() ?? false }, () => {
       await a.publish('keys', 'during-outage');
       await until(() => a.state() === 'live', 'a reconnects');
       await until(() => seenB.includes('during-outage'), 'the notification queued while down arrives');
-      assert.ok(seenA.filter((id) => id === null).length >= 2, 'a heard "anything changed" when it dropped and when it came back');
+      assert.ok(
+        seenA.filter((id) => id === null).length >= 2,
+        'a heard "anything changed" when it dropped and when it came back',
+      );
       assert.equal(await terminate('feed-b'), 1);
       await until(() => states.length >= 4, 'b drops and comes back');
       assert.deepEqual(states, ['down', 'live', 'down', 'live'], 'observed: before start, connected, dropped, back');
@@ -88,7 +99,12 @@ describe('PostgreSQL change feed', { skip: pgSkipReason() ?? false }, () => {
   });
 
   it("while a replica's LISTEN connection is down, its writes still reach the others", async () => {
-    const slow = new PostgresChangeFeed({ url: db.url, applicationName: 'feed-slow', backoffMinMs: 10_000, heartbeatMs: 60_000 });
+    const slow = new PostgresChangeFeed({
+      url: db.url,
+      applicationName: 'feed-slow',
+      backoffMinMs: 10_000,
+      heartbeatMs: 60_000,
+    });
     const b = feed('feed-b2');
     await Promise.all([slow.start(), b.start()]);
     try {
@@ -122,14 +138,20 @@ describe('PostgreSQL change feed', { skip: pgSkipReason() ?? false }, () => {
       await until(() => took.length === 100, 'all delivered');
       took.sort((x, y) => x - y);
       const at = (p: number) => (took[Math.min(took.length - 1, Math.floor((p / 100) * took.length))] ?? 0).toFixed(2);
-      process.stdout.write(`# change feed: publish on one replica -> heard on another: p50 ${at(50)} ms, p99 ${at(99)} ms, max ${at(100)} ms (100 notifications)\n`);
+      process.stdout.write(
+        `# change feed: publish on one replica -> heard on another: p50 ${at(50)} ms, p99 ${at(99)} ms, max ${at(100)} ms (100 notifications)\n`,
+      );
     } finally {
       await Promise.all([a.close(), b.close()]);
     }
   });
 
   it('a feed that cannot connect is down, retries, and its start() does not hang', async () => {
-    const dead = new PostgresChangeFeed({ url: 'postgres://postgres@127.0.0.1:1/none', backoffMinMs: 20, timeoutMs: 300 });
+    const dead = new PostgresChangeFeed({
+      url: 'postgres://postgres@127.0.0.1:1/none',
+      backoffMinMs: 20,
+      timeoutMs: 300,
+    });
     await withTimeout(dead.start(), 3000, 'start');
     assert.equal(dead.state(), 'down');
     await withTimeout(dead.publish('keys', 'x'), 1000, 'publish while down');

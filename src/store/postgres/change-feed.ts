@@ -95,7 +95,8 @@ export class PostgresChangeFeed implements ChangeFeed {
   async close(): Promise<void> {
     if (this.closed) return;
     const timeoutMs = this.options.timeoutMs ?? 3000;
-    if (this.live && this.queue.size > 0) await withTimeout(this.send(), timeoutMs, 'final send').catch(() => undefined);
+    if (this.live && this.queue.size > 0)
+      await withTimeout(this.send(), timeoutMs, 'final send').catch(() => undefined);
     this.closed = true;
     if (this.queue.size > 0) this.log(`change feed: ${this.queue.size} notification(s) unsent at shutdown`);
     this.queue.clear();
@@ -104,7 +105,8 @@ export class PostgresChangeFeed implements ChangeFeed {
     const client = this.client;
     this.client = null;
     this.live = false;
-    if (client !== null) await withTimeout(client.end(), timeoutMs, 'disconnect').catch(() => client.connection.stream.destroy());
+    if (client !== null)
+      await withTimeout(client.end(), timeoutMs, 'disconnect').catch(() => client.connection.stream.destroy());
   }
 
   /** Sends queued notifications in order over the listening connection, one sender at a time. */
@@ -128,7 +130,11 @@ export class PostgresChangeFeed implements ChangeFeed {
       if (item === undefined) break;
       const client = this.client;
       try {
-        await withTimeout(client.query('SELECT pg_notify($1, $2)', [CHANGE_CHANNEL, payloadOf(item)]), this.options.timeoutMs ?? 3000, 'notify');
+        await withTimeout(
+          client.query('SELECT pg_notify($1, $2)', [CHANGE_CHANNEL, payloadOf(item)]),
+          this.options.timeoutMs ?? 3000,
+          'notify',
+        );
       } catch (error) {
         this.dispatcher.report((o) => o.publishFailed?.());
         this.queue.putBack(item);
@@ -157,7 +163,11 @@ export class PostgresChangeFeed implements ChangeFeed {
     try {
       await withTimeout(client.connect(), timeoutMs + 500, 'connect');
       for (const item of items) {
-        await withTimeout(client.query('SELECT pg_notify($1, $2)', [CHANGE_CHANNEL, payloadOf(item)]), timeoutMs, 'notify');
+        await withTimeout(
+          client.query('SELECT pg_notify($1, $2)', [CHANGE_CHANNEL, payloadOf(item)]),
+          timeoutMs,
+          'notify',
+        );
         sent += 1;
         releaseWaiters(item);
       }
@@ -244,7 +254,11 @@ export class PostgresChangeFeed implements ChangeFeed {
     const nonce = randomBytes(8).toString('hex');
     const heard = new Promise<void>((resolve) => this.echoes.set(nonce, resolve));
     try {
-      await withTimeout(client.query('SELECT pg_notify($1, $2)', [CHANGE_CHANNEL, pingPayload(nonce)]), timeoutMs, 'probe');
+      await withTimeout(
+        client.query('SELECT pg_notify($1, $2)', [CHANGE_CHANNEL, pingPayload(nonce)]),
+        timeoutMs,
+        'probe',
+      );
       await withTimeout(heard, timeoutMs, 'probe echo');
     } finally {
       this.echoes.delete(nonce);

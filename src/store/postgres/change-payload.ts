@@ -18,7 +18,8 @@ export function parsePing(payload: string | undefined): string | null {
   if (payload === undefined || !payload.startsWith('{"ping":')) return null;
   try {
     const value: unknown = JSON.parse(payload);
-    const nonce: unknown = typeof value === 'object' && value !== null ? (value as Record<string, unknown>).ping : undefined;
+    const nonce: unknown =
+      typeof value === 'object' && value !== null ? (value as Record<string, unknown>).ping : undefined;
     return typeof nonce === 'string' ? nonce : null;
   } catch {
     return null;

@@ -32,7 +32,8 @@ export class NotifyQueue {
     if (this.items.size >= this.max) {
       const waiters = [...this.items.values()].flatMap((q) => q.waiters);
       this.items.clear();
-      for (const t of CHANGE_TOPICS) this.items.set(slot(t, null), { key: slot(t, null), topic: t, id: null, waiters: [] });
+      for (const t of CHANGE_TOPICS)
+        this.items.set(slot(t, null), { key: slot(t, null), topic: t, id: null, waiters: [] });
       this.items.get(slot(topic, null))?.waiters.push(waiter, ...waiters);
       return;
     }

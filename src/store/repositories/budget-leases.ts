@@ -18,7 +18,11 @@ export function budgetLeaseMethods(db: Kysely<AccountingDatabase>): LeaseMethods
         const counter = await trx
           .insertInto('spend_counters')
           .values({ account: req.account, window: req.window, amount_usd: 0, byok_usd: 0 })
-          .onConflict((oc) => oc.columns(['account', 'window']).doUpdateSet((eb) => ({ amount_usd: eb.ref('spend_counters.amount_usd') })))
+          .onConflict((oc) =>
+            oc
+              .columns(['account', 'window'])
+              .doUpdateSet((eb) => ({ amount_usd: eb.ref('spend_counters.amount_usd') })),
+          )
           .returning('amount_usd')
           .executeTakeFirstOrThrow();
         const others = await trx
@@ -36,9 +40,17 @@ export function budgetLeaseMethods(db: Kysely<AccountingDatabase>): LeaseMethods
         const leaseUsd = Math.max(req.needUsd, Math.min(roomUsd, req.wantUsd));
         await trx
           .insertInto('budget_leases')
-          .values({ account: req.account, window: req.window, holder: req.holder, amount_usd: leaseUsd, expires_at: req.expiresAt })
+          .values({
+            account: req.account,
+            window: req.window,
+            holder: req.holder,
+            amount_usd: leaseUsd,
+            expires_at: req.expiresAt,
+          })
           .onConflict((oc) =>
-            oc.columns(['account', 'window', 'holder']).doUpdateSet({ amount_usd: leaseUsd, expires_at: req.expiresAt }),
+            oc
+              .columns(['account', 'window', 'holder'])
+              .doUpdateSet({ amount_usd: leaseUsd, expires_at: req.expiresAt }),
           )
           .execute();
         await trx

@@ -96,12 +96,16 @@ function toRow(g: GuardrailRecord): GuardrailsTable {
 
 export function createGuardrailRepository(db: Kysely<Database>): GuardrailRepository {
   const keyAssignments = () =>
-    db
-      .selectFrom('guardrail_key_assignments as a')
-      .innerJoin('api_keys as k', 'k.hash', 'a.key_hash');
+    db.selectFrom('guardrail_key_assignments as a').innerJoin('api_keys as k', 'k.hash', 'a.key_hash');
 
   const toKeyAssignment = (r: {
-    id: string; guardrail_id: string; key_hash: string; label: string; name: string; assigned_by: string | null; created_at: string;
+    id: string;
+    guardrail_id: string;
+    key_hash: string;
+    label: string;
+    name: string;
+    assigned_by: string | null;
+    created_at: string;
   }): KeyAssignmentRecord => ({
     id: r.id,
     guardrailId: r.guardrail_id,
@@ -113,7 +117,11 @@ export function createGuardrailRepository(db: Kysely<Database>): GuardrailReposi
   });
 
   const toMemberAssignment = (r: {
-    id: string; guardrail_id: string; user_id: string; assigned_by: string | null; created_at: string;
+    id: string;
+    guardrail_id: string;
+    user_id: string;
+    assigned_by: string | null;
+    created_at: string;
   }): MemberAssignmentRecord => ({
     id: r.id,
     guardrailId: r.guardrail_id,
@@ -128,7 +136,11 @@ export function createGuardrailRepository(db: Kysely<Database>): GuardrailReposi
       return toRecord(row);
     },
     async insertIfAbsent(g) {
-      await db.insertInto('guardrails').values(toRow(g)).onConflict((oc) => oc.column('id').doNothing()).execute();
+      await db
+        .insertInto('guardrails')
+        .values(toRow(g))
+        .onConflict((oc) => oc.column('id').doNothing())
+        .execute();
       const row = await db.selectFrom('guardrails').selectAll().where('id', '=', g.id).executeTakeFirstOrThrow();
       return toRecord(row);
     },

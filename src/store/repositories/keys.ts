@@ -78,11 +78,21 @@ export function createKeyRepository(db: Kysely<Database>): KeyRepository {
         .where('workspace_id', '=', query.workspaceId)
         .where('kind', '=', query.kind);
       if (!query.includeDisabled) q = q.where('disabled', '=', 0);
-      const rows = await q.orderBy('created_at', 'desc').orderBy('hash').offset(query.offset).limit(query.limit).execute();
+      const rows = await q
+        .orderBy('created_at', 'desc')
+        .orderBy('hash')
+        .offset(query.offset)
+        .limit(query.limit)
+        .execute();
       return rows.map(toRecord);
     },
     async listManagement() {
-      const rows = await db.selectFrom('api_keys').selectAll().where('kind', '=', 'management').orderBy('created_at').execute();
+      const rows = await db
+        .selectFrom('api_keys')
+        .selectAll()
+        .where('kind', '=', 'management')
+        .orderBy('created_at')
+        .execute();
       return rows.map(toRecord);
     },
     async update(hash, patch: KeyPatch, now) {
@@ -92,7 +102,12 @@ export function createKeyRepository(db: Kysely<Database>): KeyRepository {
       if (patch.limit !== undefined) values.limit_usd = patch.limit;
       if (patch.limitReset !== undefined) values.limit_reset = patch.limitReset;
       if (patch.includeByokInLimit !== undefined) values.include_byok_in_limit = toFlag(patch.includeByokInLimit);
-      const row = await db.updateTable('api_keys').set(values).where('hash', '=', hash).returningAll().executeTakeFirst();
+      const row = await db
+        .updateTable('api_keys')
+        .set(values)
+        .where('hash', '=', hash)
+        .returningAll()
+        .executeTakeFirst();
       return row === undefined ? null : toRecord(row);
     },
     async replaceDigest(hash, tokenDigest, label, now) {

@@ -1,5 +1,10 @@
 import type { Selectable } from 'kysely';
-import type { GenerationAttempt, GenerationRecord, LedgerRepository, SpendDelta } from '../../domain/accounting/types.js';
+import type {
+  GenerationAttempt,
+  GenerationRecord,
+  LedgerRepository,
+  SpendDelta,
+} from '../../domain/accounting/types.js';
 import type { GenerationsTable } from '../schema-accounting.js';
 import { fromFlag, toFlag } from './convert.js';
 
@@ -96,7 +101,9 @@ const isString = (v: unknown): v is string => typeof v === 'string';
 function isAttempt(v: unknown): v is GenerationAttempt {
   if (typeof v !== 'object' || v === null) return false;
   const a = v as Record<string, unknown>;
-  return typeof a.provider === 'string' && typeof a.model === 'string' && (a.status === null || typeof a.status === 'number');
+  return (
+    typeof a.provider === 'string' && typeof a.model === 'string' && (a.status === null || typeof a.status === 'number')
+  );
 }
 
 export function toRecord(row: Selectable<GenerationsTable>): GenerationRecord {

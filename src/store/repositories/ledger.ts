@@ -52,7 +52,10 @@ function kyselyBatchWriter(db: Kysely<AccountingDatabase>): BatchWriter {
  * Over any database that has the accounting tables (the store's `Database` once they are merged
  * in), or a transaction of one. `writeBatch` replaces the Kysely batch writer (see above).
  */
-export function createLedgerRepository<DB extends AccountingDatabase>(database: Kysely<DB>, writeBatch?: BatchWriter): LedgerRepository {
+export function createLedgerRepository<DB extends AccountingDatabase>(
+  database: Kysely<DB>,
+  writeBatch?: BatchWriter,
+): LedgerRepository {
   // Kysely's type is invariant in DB; the constraint guarantees these tables exist as typed.
   const db = database as unknown as Kysely<AccountingDatabase>;
   return {

@@ -46,7 +46,14 @@ export function createMemberRepository(db: Kysely<Database>): MemberRepository {
     },
     async list(page) {
       const [rows, count] = await Promise.all([
-        db.selectFrom('members').selectAll().orderBy('created_at').orderBy('id').offset(page.offset).limit(page.limit).execute(),
+        db
+          .selectFrom('members')
+          .selectAll()
+          .orderBy('created_at')
+          .orderBy('id')
+          .offset(page.offset)
+          .limit(page.limit)
+          .execute(),
         countRows(db.selectFrom('members')),
       ]);
       return { rows: rows.map(toRecord), total: count };

@@ -108,7 +108,13 @@ export function createPresetRepository(db: Kysely<Database>): PresetRepository {
     async list(workspaceId, page) {
       const base = db.selectFrom('presets').where('workspace_id', '=', workspaceId);
       const [rows, count] = await Promise.all([
-        base.selectAll().orderBy('updated_at', 'desc').orderBy('id', 'desc').offset(page.offset).limit(page.limit).execute(),
+        base
+          .selectAll()
+          .orderBy('updated_at', 'desc')
+          .orderBy('id', 'desc')
+          .offset(page.offset)
+          .limit(page.limit)
+          .execute(),
         countRows(base),
       ]);
       return { rows: rows.map(toRecord), total: count };

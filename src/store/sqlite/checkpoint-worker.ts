@@ -13,7 +13,12 @@ function config(value: unknown): CheckpointWorkerData {
   if (typeof value !== 'object' || value === null) throw new Error('checkpoint worker: no workerData');
   const v = value as Record<string, unknown>;
   const { filename, intervalMs, journalSizeLimit, truncateFrames, state } = v;
-  if (typeof filename !== 'string' || typeof intervalMs !== 'number' || typeof journalSizeLimit !== 'number' || typeof truncateFrames !== 'number') {
+  if (
+    typeof filename !== 'string' ||
+    typeof intervalMs !== 'number' ||
+    typeof journalSizeLimit !== 'number' ||
+    typeof truncateFrames !== 'number'
+  ) {
     throw new Error('checkpoint worker: bad workerData');
   }
   if (!(state instanceof SharedArrayBuffer)) throw new Error('checkpoint worker: no shared state');
@@ -77,7 +82,15 @@ function tick(reply = false): void {
   lastLog = row.log;
   lastCheckpointed = row.checkpointed;
   if (changed || reply) {
-    send({ type: 'checkpoint', busy: row.busy, log: row.log, checkpointed: row.checkpointed, truncated, changed, ms: performance.now() - started });
+    send({
+      type: 'checkpoint',
+      busy: row.busy,
+      log: row.log,
+      checkpointed: row.checkpointed,
+      truncated,
+      changed,
+      ms: performance.now() - started,
+    });
   }
 }
 

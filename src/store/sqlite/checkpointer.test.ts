@@ -97,7 +97,11 @@ describe('SQLite WAL checkpoints on a worker thread', () => {
     const file = tempFile();
     const conn = openSqlite(`sqlite:${file.path}`, { checkpointWorker: { startDelayMs: 60_000 } });
     insertRows(conn.raw, 10);
-    assert.equal(pragmaNumber(conn.raw, 'wal_autocheckpoint'), 1000, 'SQLite checkpoints itself until a worker is ready');
+    assert.equal(
+      pragmaNumber(conn.raw, 'wal_autocheckpoint'),
+      1000,
+      'SQLite checkpoints itself until a worker is ready',
+    );
     await close(conn);
     await conn.checkpointer?.exited;
     assert.equal(existsSync(`${file.path}-wal`), false);
@@ -146,13 +150,18 @@ describe('SQLite WAL checkpoints on a worker thread', () => {
 
   it('another process (the CLI) writes to the file while the worker checkpoints', async () => {
     const file = tempFile();
-    const conn = openSqlite(`sqlite:${file.path}`, { checkpointWorker: { startDelayMs: 0, intervalMs: 20, minGapMs: 0 } });
+    const conn = openSqlite(`sqlite:${file.path}`, {
+      checkpointWorker: { startDelayMs: 0, intervalMs: 20, minGapMs: 0 },
+    });
     try {
       const checkpointer = conn.checkpointer;
       assert.ok(checkpointer !== null);
       await checkpointer.startNow();
       const env = { ...process.env, SWITCHYARD_DATABASE_URL: `sqlite:${file.path}`, SWITCHYARD_MANAGEMENT_KEY: '' };
-      const child = spawn(process.execPath, [CLI, 'members', 'add', '--email', 'ops@example.com', '--name', 'Ops'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+      const child = spawn(process.execPath, [CLI, 'members', 'add', '--email', 'ops@example.com', '--name', 'Ops'], {
+        env,
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
       let output = '';
       child.stdout.on('data', (d: Buffer) => (output += d.toString()));
       child.stderr.on('data', (d: Buffer) => (output += d.toString()));
@@ -164,7 +173,9 @@ describe('SQLite WAL checkpoints on a worker thread', () => {
         await new Promise((resolve) => setTimeout(resolve, 5));
       }
       assert.equal(code, 0, output);
-      const member = conn.raw.prepare('SELECT count(*) AS n FROM members WHERE email = ?').get('ops@example.com') as { n: number };
+      const member = conn.raw.prepare('SELECT count(*) AS n FROM members WHERE email = ?').get('ops@example.com') as {
+        n: number;
+      };
       assert.equal(member.n, 1);
       await checkpointer.nextCheckpoint();
       assert.equal(conn.raw.pragma('integrity_check', { simple: true }), 'ok');

@@ -1,6 +1,12 @@
 import { SHARE_ENV, Worker } from 'node:worker_threads';
 import type BetterSqlite3 from 'better-sqlite3';
-import { CLOSE_REQUESTED, CLOSED, type CheckpointMessage, type CheckpointResult, type CheckpointWorkerData } from './checkpoint-protocol.js';
+import {
+  CLOSE_REQUESTED,
+  CLOSED,
+  type CheckpointMessage,
+  type CheckpointResult,
+  type CheckpointWorkerData,
+} from './checkpoint-protocol.js';
 
 export type { CheckpointResult } from './checkpoint-protocol.js';
 
@@ -74,7 +80,11 @@ const defaultLog = (msg: string, err?: unknown): void => {
  * ever copies pages back or fsyncs. Until the worker is ready, and again if it dies more than
  * `maxRestarts` times, the main connection checkpoints itself as SQLite does by default.
  */
-export function startCheckpointer(raw: BetterSqlite3.Database, filename: string, options: CheckpointerOptions = {}): Checkpointer {
+export function startCheckpointer(
+  raw: BetterSqlite3.Database,
+  filename: string,
+  options: CheckpointerOptions = {},
+): Checkpointer {
   const log = options.log ?? defaultLog;
   const maxRestarts = options.maxRestarts ?? 3;
   const state = new SharedArrayBuffer(4);
