@@ -61,10 +61,7 @@ const CUSTOM: CustomFilterConfig[] = [
   '\\bTICKET-\\d+\\b',
   '(?i)salary\\s+of\\s+\\$?\\d[\\d,]*',
   '(a+)+$',
-].map(
-  (pattern, i) =>
-    ({ pattern, action: i % 7 === 6 ? 'block' : 'redact', label: i % 2 === 0 ? `C${i}` : null }) as CustomFilterConfig,
-);
+].map((pattern, i) => ({ pattern, action: i % 7 === 6 ? 'block' : 'redact', label: i % 2 === 0 ? `C${i}` : null }));
 
 const SET = compileFilterSet({
   builtins: BUILTIN_SLUGS.map((slug) => ({ slug, action: slug === 'regex-prompt-injection' ? 'flag' : 'redact' })),

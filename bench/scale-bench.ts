@@ -73,7 +73,7 @@ function load(
       (error: unknown, result: autocannon.Result) =>
         error === null || error === undefined
           ? resolve(result)
-          : reject(error instanceof Error ? error : new Error(String(error))),
+          : reject(error instanceof Error ? error : new Error('autocannon failed', { cause: error })),
     );
     if (latencies !== null) {
       instance.on('response', (_client, status, _bytes, ms) => {

@@ -105,7 +105,7 @@ async function runMode(mode: Mode, dir: string): Promise<ModeResult> {
   });
   if (mode === 'none') conn.raw.pragma('wal_autocheckpoint = 0');
   const { error } = await new Migrator({ db: conn.db, provider: migrationProvider }).migrateToLatest();
-  if (error !== undefined) throw error instanceof Error ? error : new Error(String(error));
+  if (error !== undefined) throw error instanceof Error ? error : new Error('migration failed', { cause: error });
   let workerRssMb: number | null = null;
   if (conn.checkpointer !== null) {
     global.gc?.();

@@ -76,7 +76,7 @@ async function calls(api: { api: string }, token: string, n: number, stream = fa
 }
 
 async function servedBy(replica: Replica, token: string): Promise<number> {
-  const text = String((await request(replica, 'GET', '/metrics', token)).body);
+  const text = (await request<string>(replica, 'GET', '/metrics', token)).body;
   return [...text.matchAll(/^switchyard_model_calls_total\{[^}]*\} (\d+)/gm)].reduce((n, m) => n + Number(m[1]), 0);
 }
 

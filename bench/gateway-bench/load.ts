@@ -42,7 +42,7 @@ function fire(
       (error: unknown, result: autocannon.Result) =>
         error === null || error === undefined
           ? resolve(result)
-          : reject(error instanceof Error ? error : new Error(String(error))),
+          : reject(error instanceof Error ? error : new Error('autocannon failed', { cause: error })),
     );
     if (samples !== null) {
       instance.on('response', (_client, status, _bytes, ms) => {

@@ -37,7 +37,7 @@ export async function runSoak(fleet: Fleet, options: { minutes: number; log: (m:
         (error: unknown, r: autocannon.Result) =>
           error === null || error === undefined
             ? resolve(r)
-            : reject(error instanceof Error ? error : new Error(String(error))),
+            : reject(error instanceof Error ? error : new Error('autocannon failed', { cause: error })),
       );
       let minute = 0;
       instance.on('tick', () => {

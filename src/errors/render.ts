@@ -1,4 +1,4 @@
-import { GatewayError } from './gateway-error.js';
+import type { GatewayError } from './gateway-error.js';
 
 /** The seed's §7 envelope. `error.code` always equals the HTTP status. */
 export interface ErrorEnvelope {

@@ -18,7 +18,7 @@ test('fires once: aborted, an AbortError reason, onabort and listeners (function
   signal.abort();
   assert.equal(signal.aborted, true);
   assert.ok(signal.reason instanceof DOMException);
-  assert.equal((signal.reason as DOMException).name, 'AbortError');
+  assert.equal(signal.reason.name, 'AbortError');
   assert.deepEqual(seen, ['onabort', 'listener', 'object:abort']);
   assert.throws(() => signal.throwIfAborted(), { name: 'AbortError' });
 });

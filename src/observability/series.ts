@@ -1,4 +1,4 @@
-import { Counter, Histogram, type Registry } from 'prom-client';
+import { Counter, type Histogram, type Registry } from 'prom-client';
 
 /**
  * Labelled series resolved once and updated with plain arithmetic on the request path.

@@ -100,7 +100,7 @@ export function openStore(url: string, options: OpenStoreOptions = {}): Store {
               failed: (r) => r.error !== undefined,
             })
           : await migrator.migrateToLatest();
-      if (error !== undefined) throw error instanceof Error ? error : new Error(String(error));
+      if (error !== undefined) throw error instanceof Error ? error : new Error('migration failed', { cause: error });
       return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
     },
     async ping() {

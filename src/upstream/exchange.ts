@@ -182,7 +182,9 @@ export class UpstreamExchange implements Dispatcher.DispatchHandler, UpstreamRes
       try {
         return Promise.resolve(this.parse(this.drainTextOnce()));
       } catch (err) {
-        return Promise.reject(err);
+        return Promise.reject(
+          err instanceof Error ? err : new Error('upstream body could not be parsed', { cause: err }),
+        );
       }
     }
     return this.text().then((raw) => this.parse(raw));

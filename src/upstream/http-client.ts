@@ -64,7 +64,9 @@ export class UpstreamHttpClient {
       url = this.target(call);
       pool = this.pools.get(url.origin, call.timeouts.connectMs);
     } catch (err) {
-      return Promise.reject(err);
+      return Promise.reject(
+        err instanceof Error ? err : new Error('upstream target could not be resolved', { cause: err }),
+      );
     }
     const ctx: TransportErrorContext = {
       providerId: call.providerId,
@@ -143,7 +145,7 @@ export async function failFromResponse(
   } catch {
     res.discard();
   }
-  let parsed: unknown = null;
+  let parsed: unknown;
   try {
     parsed = raw === '' ? null : (JSON.parse(raw) as unknown);
   } catch {

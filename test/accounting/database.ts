@@ -30,10 +30,10 @@ export async function openAccountingDb(dialect: TestDialect): Promise<Accounting
   let writer: BatchWriter;
   if (dialect === 'sqlite') {
     const conn = openSqlite(target.url);
-    db = conn.db as unknown as Kysely<MergedDatabase>;
+    db = conn.db;
     writer = sqliteBatchWriter(conn.raw, db);
   } else {
-    db = openPostgres(target.url).db as unknown as Kysely<MergedDatabase>;
+    db = openPostgres(target.url).db;
     writer = postgresBatchWriter(db);
   }
   await m001.up(db as unknown as Kysely<unknown>);

@@ -5,7 +5,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { Meter, Reservation } from '../../src/domain/accounting/types.js';
 import { isGatewayError } from '../../src/errors/index.js';
 import { ManualClock, MemoryLedger, apiKey, generation, near } from './fixtures.js';
-import { HASH, OTHER, meterWith, rejects402, until } from './meter-harness.js';
+import { HASH, OTHER, meterWith, rejects402 } from './meter-harness.js';
 
 describe('meter: reservations', () => {
   it('a key without limit always passes and never reads the ledger', async () => {

@@ -140,12 +140,12 @@ describe('server process', () => {
       });
       const reader = res.body?.getReader();
       assert.ok(reader);
-      let text = new TextDecoder().decode((await reader.read()).value);
+      let text = new TextDecoder().decode((await reader.read()).value as Uint8Array);
       first.kill('SIGTERM');
       for (;;) {
         const step = await reader.read();
         if (step.done) break;
-        text += new TextDecoder().decode(step.value);
+        text += new TextDecoder().decode(step.value as Uint8Array);
       }
       assert.ok(text.trimEnd().endsWith('data: [DONE]'), 'the in-flight stream completed');
       const [code] = (await once(first, 'exit')) as [number];

@@ -235,7 +235,7 @@ export async function startPostgres(): Promise<PostgresServer> {
     const log = await readFile(logFile, 'utf8').catch(() => '');
     await stop();
     const msg = err instanceof Error ? err.message : String(err);
-    throw new Error(`could not start PostgreSQL: ${msg}${log ? `\n--- server log ---\n${log}` : ''}`);
+    throw new Error(`could not start PostgreSQL: ${msg}${log ? `\n--- server log ---\n${log}` : ''}`, { cause: err });
   }
 }
 

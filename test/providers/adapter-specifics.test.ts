@@ -104,7 +104,7 @@ describe('demo adapter', () => {
     assert.equal(res.choices[0]?.finish_reason, 'tool_calls');
     const call = res.choices[0]?.message.tool_calls?.[0];
     assert.equal(call?.function.name, 'get_weather');
-    assert.equal(typeof JSON.parse(call?.function.arguments ?? '{}').city, 'string');
+    assert.equal(typeof (JSON.parse(call?.function.arguments ?? '{}') as { city?: unknown }).city, 'string');
     const chunks = await collect(await registry.get('demo').chatStream(ep, { ...req, stream: true }, ctx()));
     assert.equal(toolCallsOf(chunks)[0]?.arguments, call?.function.arguments);
     // after the tool result the demo answers in text

@@ -49,7 +49,7 @@ test('anthropic: legacy completion through chat (prompt → one user turn)', asy
   fake.reset();
   const ep = endpointFor('anthropic', `${fake.url}/v1`);
   const adapter = registry.get('anthropic');
-  assert.equal(adapter.completion, undefined);
+  assert.equal(Reflect.get(adapter, 'completion'), undefined);
   const { completion, completionStream } = legacyCompletion(adapter);
   const res = await completion(ep, req(), ctx());
   assert.equal(res.choices[0]?.text, FAKE_TEXT);

@@ -182,10 +182,9 @@ describe('three replicas on one PostgreSQL', { skip: pgSkipReason() ?? false }, 
     const worker = async (n: number) => {
       for (let i = n; running; i++) {
         const key = i % 2 === 0 ? free : limited;
-        const res = await chat([A, B, C][i % 3] as Replica, key.token).catch(() => ({
-          status: 0,
-          body: {} as ChatBody,
-        }));
+        const res = await chat([A, B, C][i % 3] as Replica, key.token).catch(
+          (): { status: number; body: ChatBody } => ({ status: 0, body: {} }),
+        );
         answered.push({ status: res.status, id: res.body.id, cost: res.body.usage?.cost ?? 0, key: key.hash });
       }
     };
@@ -247,12 +246,12 @@ describe('three replicas on one PostgreSQL', { skip: pgSkipReason() ?? false }, 
     }
     for (const r of [A, B, C]) {
       await waitFor(
-        async () => /^switchyard_change_feed_up 1$/m.test(String((await request(r, 'GET', '/metrics', mgmt())).body)),
+        async () => /^switchyard_change_feed_up 1$/m.test((await request<string>(r, 'GET', '/metrics', mgmt())).body),
         10_000,
         `feed back on ${r.name}`,
       );
     }
-    const metrics = String((await request(B, 'GET', '/metrics', mgmt())).body);
+    const metrics = (await request<string>(B, 'GET', '/metrics', mgmt())).body;
     const feedLines = metrics.split('\n').filter((l) => /^switchyard_(change_feed|auth)_/.test(l));
     const warnings = B.warnings.filter((l) => !l.includes('"reqId"')).map((l) => l.slice(0, 300));
     assert.ok(

@@ -86,22 +86,6 @@ function toToken(text: string, start: number, rawEnd: number): Token {
   return { start, end: keepDot ? end + 1 : end, lower, cls: classifyWord(lower), initial, caps, title };
 }
 
-function sentenceInitial(text: string, start: number): boolean {
-  let i = start - 1;
-  while (
-    i >= 0 &&
-    (text[i] === ' ' ||
-      text[i] === '\t' ||
-      text[i] === '"' ||
-      text[i] === '“' ||
-      text[i] === '(' ||
-      text[i] === '*' ||
-      text[i] === '-')
-  )
-    i--;
-  return i < 0 || text[i] === '.' || text[i] === '!' || text[i] === '?' || text[i] === '\n' || text[i] === ':';
-}
-
 /** Runs of capitalised tokens separated by one space (or a lower-case name particle). */
 function runsOf(text: string, tokens: Token[]): Token[][] {
   const runs: Token[][] = [];
@@ -151,7 +135,7 @@ function parser(): Nlp {
 function nlpSaysPerson(sentence: string, start: number, end: number): boolean {
   const people: unknown = parser()(sentence).people().json({ offset: true });
   if (!Array.isArray(people)) return false;
-  for (const p of people) {
+  for (const p of people as unknown[]) {
     const offset: unknown = typeof p === 'object' && p !== null && 'offset' in p ? p.offset : null;
     if (typeof offset !== 'object' || offset === null || !('start' in offset) || !('length' in offset)) continue;
     const s = Number(offset.start);

@@ -23,7 +23,7 @@ const LABEL = BUILTIN_LABELS.phone;
  * prose). Linear-time JS regex: a single bounded quantifier `{5,30}` over one class, no
  * nesting, so at most 30 steps of backtracking per start position.
  */
-const ANCHOR = /\d[\d\s().\/-]{5,30}\d/g;
+const ANCHOR = /\d[\d\s()./-]{5,30}\d/g;
 const DOTTED_QUAD = /^\d{1,3}\.\d{1,3}\.\d{1,3}\.\d{1,3}$/;
 
 export const phoneFilter: Filter = {

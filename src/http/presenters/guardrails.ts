@@ -120,7 +120,7 @@ export function guardrailInputFrom(body: Body, vendorNames: Readonly<Record<ZdrV
   if (body.limit_usd !== undefined) input.limitUsd = body.limit_usd;
   if (body.reset_interval !== undefined) input.resetInterval = body.reset_interval;
   if (body.enforce_zdr !== undefined) input.enforceZdr = body.enforce_zdr;
-  input.zdr = zdrFlags(body as Record<string, unknown>, vendorNames);
+  input.zdr = zdrFlags(body, vendorNames);
   if (body.content_filter_builtins !== undefined) {
     input.contentFilterBuiltins =
       body.content_filter_builtins?.map((b) => ({

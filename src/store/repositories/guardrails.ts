@@ -9,7 +9,6 @@ import type {
   GuardrailRepository,
   KeyAssignmentRecord,
   MemberAssignmentRecord,
-  NewAssignment,
 } from '../../domain/guardrails/types.js';
 import { countRows, fromFlag, fromJson, toFlag, toJson } from './convert.js';
 

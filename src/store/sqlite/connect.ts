@@ -16,7 +16,7 @@ export interface SqliteConnection {
   /** The one better-sqlite3 connection under `db` (for statements prepared once, e.g. ledger batches). */
   raw: BetterSqlite3.Database;
   /** Changes whenever another connection (another process, e.g. the CLI) commits a write. */
-  dataVersion(): number;
+  dataVersion: () => number;
   /** The WAL checkpoint thread; null for `:memory:`, when the file is not in WAL mode, or when turned off. */
   checkpointer: Checkpointer | null;
 }

@@ -1,0 +1,104 @@
+// Lint rules of the build: typescript-eslint's type-checked rules, and the import boundaries that
+// keep the layering of docs/architecture.md (each arrow of a model call points one way).
+import js from '@eslint/js';
+import tseslint from 'typescript-eslint';
+
+const fastify = ['fastify', 'fastify/*', '@fastify/*'];
+const databases = ['pg', 'pg/*', 'better-sqlite3'];
+const drivers = ['undici', 'undici/*', ...databases];
+
+/**
+ * One `no-restricted-imports` block per layer: the src/ folders and packages its files may not import.
+ * A file matches one layer only (ESLint would let a later block replace an earlier one's patterns).
+ */
+function boundaries(layers) {
+  return layers.map(({ files, folders, packages, why }) => ({
+    files: files.map((f) => `${f}/*.ts`),
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            { group: folders.flatMap((folder) => [`**/${folder}/*`, `**/${folder}`]), message: why },
+            { group: packages, message: why },
+          ],
+        },
+      ],
+    },
+  }));
+}
+
+export default tseslint.config(
+  { ignores: ['dist/**', 'node_modules/**', 'web/dist/**', 'data/**', 'bench/results/**'] },
+  js.configs.recommended,
+  ...tseslint.configs.recommendedTypeChecked,
+  {
+    languageOptions: {
+      parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname },
+    },
+    linterOptions: { reportUnusedDisableDirectives: 'error' },
+    rules: {
+      '@typescript-eslint/no-explicit-any': 'error',
+      '@typescript-eslint/consistent-type-imports': ['error', { fixStyle: 'inline-type-imports' }],
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+      '@typescript-eslint/switch-exhaustiveness-check': ['error', { considerDefaultExhaustiveForUnions: true }],
+      // async is how Fastify plugins, adapter methods and test generators declare a promise-returning
+      // contract; a body that happens not to await is not a mistake there.
+      '@typescript-eslint/require-await': 'off',
+      '@typescript-eslint/no-unnecessary-type-assertion': 'error',
+      // node:test's test() and describe() return promises the runner itself awaits.
+      '@typescript-eslint/no-floating-promises': [
+        'error',
+        {
+          allowForKnownSafeCalls: [
+            { from: 'package', package: 'node:test', name: ['test', 'it', 'describe', 'suite', 'before', 'after'] },
+          ],
+        },
+      ],
+      eqeqeq: ['error', 'smart'],
+    },
+  },
+  {
+    files: ['**/*.js', '**/*.mjs'],
+    extends: [tseslint.configs.disableTypeChecked],
+  },
+  ...boundaries([
+    {
+      files: ['src/canonical/**', 'src/domain/**', 'src/filters/**', 'src/catalog/**'],
+      folders: ['gateway', 'http', 'store', 'providers', 'upstream'],
+      packages: [...fastify, ...drivers],
+      why: 'pure layers (canonical, domain, filters, catalog) reach neither up into the gateway or HTTP edge nor into a driver',
+    },
+    {
+      files: ['src/providers/**', 'src/upstream/**'],
+      folders: ['domain', 'store', 'gateway', 'http'],
+      packages: [...fastify, ...databases],
+      why: 'wire formats and transport know nothing of keys, budgets, the store or the HTTP edge',
+    },
+    {
+      files: ['src/gateway/**'],
+      folders: ['http', 'store'],
+      packages: [...fastify, ...databases],
+      why: 'the model-call use case sits under the HTTP edge and reaches the store only through domain interfaces',
+    },
+    {
+      files: ['src/store/**'],
+      folders: ['gateway', 'http', 'providers', 'upstream'],
+      packages: [...fastify, 'undici'],
+      why: 'the store implements repositories; it knows no gateway, HTTP edge or upstream',
+    },
+    {
+      files: ['src/observability/**', 'src/errors/**', 'src/config/**'],
+      folders: ['http'],
+      packages: fastify,
+      why: 'only src/http and the app wiring (app.ts, server.ts) import Fastify and the HTTP edge',
+    },
+    {
+      // The CLI prints what the API answers, so it shares the HTTP presenters (plain functions, no Fastify).
+      files: ['src/cli/**'],
+      folders: ['http/plugins', 'http/routes', 'http/schemas'],
+      packages: fastify,
+      why: 'only src/http and the app wiring (app.ts, server.ts) import Fastify and the HTTP edge',
+    },
+  ]),
+);
