@@ -1,6 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { forgetDigitCount, hasDigits } from './regex.js';
+import { DigitCount } from './regex.js';
+
+const hasDigits = (text: string, n: number): boolean => new DigitCount(text).atLeast(n);
 import { ssnFilter } from './builtins/ssn.js';
 import { creditCardFilter } from './builtins/credit-card.js';
 
@@ -18,16 +20,15 @@ test('the digit gates keep matches that have exactly the digits they need', () =
   assert.equal(creditCardFilter.find('card 4111-1111-1111').length, 0);
 });
 
-test('hasDigits: answers stay right when questions about several texts interleave', () => {
-  const a = 'a1b2c3d4e5';
-  const b = 'no digits here';
-  assert.equal(hasDigits(a, 3), true);
-  assert.equal(hasDigits(a, 5), true);
-  assert.equal(hasDigits(a, 6), false);
-  assert.equal(hasDigits(b, 1), false);
-  assert.equal(hasDigits(a, 2), true, 'back to the first text');
-  assert.equal(hasDigits(a, 6), false);
-  forgetDigitCount();
+test('DigitCount: answers stay right when questions about several texts interleave', () => {
+  const a = new DigitCount('a1b2c3d4e5');
+  const b = new DigitCount('no digits here');
+  assert.equal(a.atLeast(3), true);
+  assert.equal(a.atLeast(5), true);
+  assert.equal(a.atLeast(6), false);
+  assert.equal(b.atLeast(1), false);
+  assert.equal(a.atLeast(2), true, 'back to the first text');
+  assert.equal(a.atLeast(6), false);
   assert.equal(hasDigits('12', 2), true);
   assert.equal(hasDigits('', 1), false);
   assert.equal(hasDigits('', 0), true);

@@ -105,34 +105,27 @@ export function isWordChar(text: string, i: number): boolean {
   return (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === 95;
 }
 
-/** How far `hasDigits` has counted in the last text it saw (several detectors ask about the same text in a row). */
-let countedText: string | null = null;
-let countedDigits = 0;
-let countedTo = 0;
-
 /**
- * True when `text` holds at least `n` ASCII digits (RE2's `\d`). A detector whose every match
- * needs that many digits skips its RE2 passes on text that has fewer: prose usually has a
- * handful, and a pass costs a UTF-8 conversion plus a native call per detector. The count goes
- * on from where the previous question about the same text stopped, so the SSN, card, IPv4 and
- * address checks of one text read it at most once.
+ * Answers "does this text hold at least `n` ASCII digits (RE2's `\d`)?" for one text. A detector
+ * whose every match needs that many digits skips its RE2 passes on text that has fewer: prose
+ * usually has a handful, and a pass costs a UTF-8 conversion plus a native call per detector. The
+ * count goes on from where the previous question stopped, so when the scanner hands one instance
+ * to the SSN, card, IPv4 and address checks of a text, the text is read at most once.
  */
-export function hasDigits(text: string, n: number): boolean {
-  if (text !== countedText) {
-    countedText = text;
-    countedDigits = 0;
-    countedTo = 0;
-  }
-  while (countedDigits < n && countedTo < text.length) {
-    const c = text.charCodeAt(countedTo++);
-    if (c >= 48 && c <= 57) countedDigits++;
-  }
-  return countedDigits >= n;
-}
+export class DigitCount {
+  private digits = 0;
+  private countedTo = 0;
 
-/** Drops the text `hasDigits` remembers (end of a scan: no request text outlives it). */
-export function forgetDigitCount(): void {
-  countedText = null;
+  constructor(private readonly text: string) {}
+
+  atLeast(n: number): boolean {
+    const text = this.text;
+    while (this.digits < n && this.countedTo < text.length) {
+      const c = text.charCodeAt(this.countedTo++);
+      if (c >= 48 && c <= 57) this.digits++;
+    }
+    return this.digits >= n;
+  }
 }
 
 export function isDigit(text: string, i: number): boolean {

@@ -2,7 +2,7 @@ import type { CompiledFilter, CompiledFilterSet, FilterMatch, ScanOptions, ScanR
 import { FilterFailureError } from './errors.js';
 import { applySpans, mergeSpans } from './spans.js';
 import { gatedFiltersMayMatch } from './set-gate.js';
-import { forgetDigitCount } from './regex.js';
+import { DigitCount } from './regex.js';
 
 /** Roles scanned by a `user_only` filter (the legacy completions prompt is user text). */
 const USER_ROLES: ReadonlySet<TextSegment['role']> = new Set(['user', 'prompt']);
@@ -18,14 +18,6 @@ function applies(filter: CompiledFilter, segment: TextSegment): boolean {
  * `failOpen`, which skips it and lists it in `failedFilters`.
  */
 export function scan(set: CompiledFilterSet, segments: TextSegment[], options: ScanOptions = {}): ScanResult {
-  try {
-    return scanSegments(set, segments, options);
-  } finally {
-    forgetDigitCount();
-  }
-}
-
-function scanSegments(set: CompiledFilterSet, segments: TextSegment[], options: ScanOptions): ScanResult {
   const failed: string[] = [];
   const failedSet = new Set<string>();
   // Per segment: can any gated filter match it at all? (one RE2 pass, computed on first need)
@@ -39,10 +31,12 @@ function scanSegments(set: CompiledFilterSet, segments: TextSegment[], options: 
     }
     return known;
   };
-  const run = (f: CompiledFilter, text: string): FilterMatch[] => {
+  // Per segment: its digit count, shared by the detectors that ask (created on first need).
+  const digits: Array<DigitCount | undefined> = [];
+  const run = (f: CompiledFilter, i: number, text: string): FilterMatch[] => {
     if (failedSet.has(f.key)) return [];
     try {
-      return f.filter.find(text);
+      return f.filter.find(text, (digits[i] ??= new DigitCount(text)));
     } catch (error) {
       if (options.failOpen !== true) throw new FilterFailureError(f.name, error);
       failedSet.add(f.key);
@@ -57,7 +51,7 @@ function scanSegments(set: CompiledFilterSet, segments: TextSegment[], options: 
       const segment = segments[i];
       if (segment === undefined || !applies(f, segment) || segment.text.length === 0 || !mayMatch(f, i, segment.text))
         continue;
-      if (run(f, segment.text).length > 0) {
+      if (run(f, i, segment.text).length > 0) {
         return {
           blocked: { filter: f.name },
           flags: [],
@@ -76,7 +70,7 @@ function scanSegments(set: CompiledFilterSet, segments: TextSegment[], options: 
     const matches: FilterMatch[] = [];
     for (const f of set.filters) {
       if (f.action === 'block' || !applies(f, segment) || !mayMatch(f, i, segment.text)) continue;
-      const found = run(f, segment.text);
+      const found = run(f, i, segment.text);
       if (found.length === 0) continue;
       if (f.action === 'flag') {
         if (!flags.includes(f.name)) flags.push(f.name);

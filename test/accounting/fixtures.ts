@@ -1,5 +1,4 @@
 // Builders and fakes shared by the accounting suites.
-import type { Clock } from '../../src/domain/common/clock.js';
 import type {
   GenerationRecord,
   LeaseGrant,
@@ -11,22 +10,6 @@ import type {
   WindowSpend,
 } from '../../src/domain/accounting/types.js';
 import type { KeyRecord } from '../../src/domain/keys/types.js';
-
-export class ManualClock implements Clock {
-  private ms: number;
-  constructor(iso: string) {
-    this.ms = Date.parse(iso);
-  }
-  now(): Date {
-    return new Date(this.ms);
-  }
-  set(iso: string): void {
-    this.ms = Date.parse(iso);
-  }
-  advance(ms: number): void {
-    this.ms += ms;
-  }
-}
 
 export function apiKey(overrides: Partial<KeyRecord> = {}): KeyRecord {
   return {

@@ -5,7 +5,8 @@ import type { LeaseRequest, LedgerRepository } from '../../src/domain/accounting
 import { createLedgerRepository } from '../../src/store/repositories/ledger.js';
 import { dialects } from '../support/server.js';
 import { openAccountingDb, type AccountingDb } from './database.js';
-import { ManualClock, MemoryLedger, generation, near } from './fixtures.js';
+import { MemoryLedger, generation, near } from './fixtures.js';
+import { MutableClock } from '../support/clock.js';
 
 const NOW = '2026-11-21T12:00:00.000Z';
 const LATER = '2026-11-21T12:00:30.000Z';
@@ -92,7 +93,7 @@ for (const dialect of dialects()) {
 }
 
 describe('LeaseBook', () => {
-  function book(ledger = new MemoryLedger(), clock = new ManualClock(NOW)) {
+  function book(ledger = new MemoryLedger(), clock = new MutableClock(NOW)) {
     const used = new Map<string, number>();
     const leases = new LeaseBook({
       store: ledger,

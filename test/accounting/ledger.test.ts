@@ -5,7 +5,8 @@ import type { LedgerRepository, SpendDelta } from '../../src/domain/accounting/t
 import { createLedgerRepository } from '../../src/store/repositories/ledger.js';
 import { dialects } from '../support/server.js';
 import { openAccountingDb, type AccountingDb } from './database.js';
-import { ManualClock, apiKey, generation, near } from './fixtures.js';
+import { apiKey, generation, near } from './fixtures.js';
+import { MutableClock } from '../support/clock.js';
 
 const HASH = 'c'.repeat(64);
 const OTHER = 'e'.repeat(64);
@@ -190,7 +191,7 @@ for (const [dialect, writer] of dialects().flatMap(
     });
 
     it('the meter over the real ledger: limits hold across a restart, usage and generations persist', async () => {
-      const clock = new ManualClock('2026-11-21T12:00:00.000Z');
+      const clock = new MutableClock('2026-11-21T12:00:00.000Z');
       const key = apiKey({ hash: '7'.repeat(64), limit: 0.05, limitReset: 'weekly' });
       const first = createMeter({ ledger, clock, flushIntervalMs: 60_000 });
       const results = await Promise.allSettled(Array.from({ length: 50 }, () => first.reserve(key, 0.01)));

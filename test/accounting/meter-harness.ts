@@ -4,14 +4,15 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { createMeter } from '../../src/domain/accounting/meter.js';
 import type { MeterOptions } from '../../src/domain/accounting/types.js';
 import { isGatewayError } from '../../src/errors/index.js';
-import { ManualClock, MemoryLedger } from './fixtures.js';
+import { MemoryLedger } from './fixtures.js';
+import { MutableClock } from '../support/clock.js';
 
 export const HASH = 'a'.repeat(64);
 export const OTHER = 'b'.repeat(64);
 
-export function meterWith(options: Partial<MeterOptions> & { ledger?: MemoryLedger; clock?: ManualClock } = {}) {
+export function meterWith(options: Partial<MeterOptions> & { ledger?: MemoryLedger; clock?: MutableClock } = {}) {
   const ledger = options.ledger ?? new MemoryLedger();
-  const clock = options.clock ?? new ManualClock('2026-11-21T12:00:00.000Z');
+  const clock = options.clock ?? new MutableClock('2026-11-21T12:00:00.000Z');
   const logs: string[] = [];
   const meter = createMeter({ flushIntervalMs: 60_000, log: (m) => logs.push(m), ...options, ledger, clock });
   return { meter, ledger, clock, logs };

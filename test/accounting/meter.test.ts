@@ -4,7 +4,8 @@ import { describe, it } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Meter, Reservation } from '../../src/domain/accounting/types.js';
 import { isGatewayError } from '../../src/errors/index.js';
-import { ManualClock, MemoryLedger, apiKey, generation, near } from './fixtures.js';
+import { MemoryLedger, apiKey, generation, near } from './fixtures.js';
+import { MutableClock } from '../support/clock.js';
 import { HASH, OTHER, meterWith, rejects402 } from './meter-harness.js';
 
 describe('meter: reservations', () => {
@@ -212,7 +213,7 @@ describe('meter: windows roll over with the clock', () => {
   ];
   for (const c of cases) {
     it(`${c.reset}: spent out until ${c.stillSame}, fresh at ${c.after}`, async () => {
-      const clock = new ManualClock(c.before);
+      const clock = new MutableClock(c.before);
       const { meter } = meterWith({ clock });
       const key = apiKey({ limit: 0.02, limitReset: c.reset });
       meter.settle(await meter.reserve(key, 0.02), generation({ costUsd: 0.02 }));
@@ -227,7 +228,7 @@ describe('meter: windows roll over with the clock', () => {
   }
 
   it('a lifetime limit never resets', async () => {
-    const clock = new ManualClock('2026-01-01T00:00:00.000Z');
+    const clock = new MutableClock('2026-01-01T00:00:00.000Z');
     const { meter } = meterWith({ clock });
     const key = apiKey({ limit: 0.02 });
     meter.settle(await meter.reserve(key, 0.02), generation({ costUsd: 0.02 }));
@@ -237,7 +238,7 @@ describe('meter: windows roll over with the clock', () => {
   });
 
   it('usage: lifetime, UTC day, ISO week and month, after the windows move', async () => {
-    const clock = new ManualClock('2026-11-22T23:00:00.000Z'); // Sunday
+    const clock = new MutableClock('2026-11-22T23:00:00.000Z'); // Sunday
     const { meter } = meterWith({ clock });
     meter.settle(await meter.reserve(apiKey(), 0), generation({ costUsd: 0.03 }));
     const read = async (iso: string) => (await meter.usageReader.read([HASH], new Date(iso))).get(HASH);

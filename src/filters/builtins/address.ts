@@ -1,7 +1,7 @@
 import type { Filter, FilterMatch } from '../types.js';
 import { BUILTIN_LABELS } from '../labels.js';
-import { compileRe2, findSpansOfAlternation, hasDigits, isWordChar } from '../regex.js';
-import { jsSpans, windowsAround } from '../windows.js';
+import { DigitCount, compileRe2, findSpansOfAlternation, isWordChar } from '../regex.js';
+import { jsSpans, windowsAround } from '../text-windows.js';
 
 /**
  * Street addresses (RE2, linear time). Forms:
@@ -64,13 +64,13 @@ const LABEL = BUILTIN_LABELS.address;
 export const addressFilter: Filter = {
   id: 'address',
   label: LABEL,
-  find(text: string): FilterMatch[] {
+  find(text: string, digits = new DigitCount(text)): FilterMatch[] {
     const out: FilterMatch[] = [];
     // Every form needs a digit (below, per window): text without one skips even the anchor scan.
-    if (!hasDigits(text, 1)) return out;
+    if (!digits.atLeast(1)) return out;
     for (const [ws, we] of windowsAround(text, jsSpans(ANCHOR, text), BEFORE, AFTER)) {
       const window = text.slice(ws, we);
-      if (!hasDigits(window, 1)) continue; // every form has a house number, box number or postcode digit
+      if (!new DigitCount(window).atLeast(1)) continue; // every form has a house number, box number or postcode digit
       for (const [s, e] of findSpansOfAlternation(ADDRESS_PARTS, window)) collect(text, ws + s, ws + e, out);
     }
     return out;

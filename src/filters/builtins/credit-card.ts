@@ -1,6 +1,6 @@
 import type { Filter, FilterMatch } from '../types.js';
 import { BUILTIN_LABELS } from '../labels.js';
-import { compileRe2, findSpans, hasDigits, isDigit } from '../regex.js';
+import { DigitCount, compileRe2, findSpans, isDigit } from '../regex.js';
 
 /**
  * Payment card numbers (PANs): 12–19 digits, optionally grouped with single spaces or dashes,
@@ -73,9 +73,9 @@ function digitsIn(text: string, start: number, end: number): string {
 export const creditCardFilter: Filter = {
   id: 'credit-card',
   label: LABEL,
-  find(text: string): FilterMatch[] {
+  find(text: string, digits = new DigitCount(text)): FilterMatch[] {
     const out: FilterMatch[] = [];
-    if (!hasDigits(text, 12)) return out; // CANDIDATE needs twelve digits
+    if (!digits.atLeast(12)) return out; // CANDIDATE needs twelve digits
     for (const [start, end] of findSpans(CANDIDATE, text)) {
       // Glued to more digits or to a decimal/dotted number: part of something longer.
       if (isDigit(text, end) || (text[start - 1] === '.' && isDigit(text, start - 2))) continue;

@@ -1,7 +1,7 @@
 import { isIP } from 'node:net';
 import type { Filter, FilterMatch } from '../types.js';
 import { BUILTIN_LABELS } from '../labels.js';
-import { compileRe2, findSpans, hasDigits, isDigit, isWordChar } from '../regex.js';
+import { DigitCount, compileRe2, findSpans, isDigit, isWordChar } from '../regex.js';
 
 /**
  * IPv4 and IPv6 addresses, each candidate validated with `node:net` `isIP` (so `999.1.1.1`,
@@ -40,7 +40,7 @@ function hasDottedDigit(text: string): boolean {
 export const ipAddressFilter: Filter = {
   id: 'ip-address',
   label: LABEL,
-  find(text: string): FilterMatch[] {
+  find(text: string, digits = new DigitCount(text)): FilterMatch[] {
     const out: FilterMatch[] = [];
     if (text.includes(':')) {
       for (const [start, rawEnd] of findSpans(IPV6, text)) {
@@ -55,7 +55,7 @@ export const ipAddressFilter: Filter = {
         if (isIP(text.slice(start, end)) === 6) out.push({ start, end, replacement: LABEL });
       }
     }
-    if (hasDottedDigit(text) && hasDigits(text, 4)) {
+    if (hasDottedDigit(text) && digits.atLeast(4)) {
       const v6 = out.slice();
       let k = 0;
       for (const [start, end] of findSpans(IPV4, text)) {

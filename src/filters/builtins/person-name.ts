@@ -1,7 +1,7 @@
 import { createRequire } from 'node:module';
 import type { Filter, FilterMatch } from '../types.js';
 import { BUILTIN_LABELS } from '../labels.js';
-import { jsSpans } from '../windows.js';
+import { jsSpans } from '../text-windows.js';
 import { classifyWord, isKnownPerson, type NameClass } from './name-lexicon.js';
 
 /**

@@ -1,7 +1,7 @@
 import { findPhoneNumbersInText, type CountryCode } from 'libphonenumber-js/max';
 import type { Filter, FilterMatch } from '../types.js';
 import { BUILTIN_LABELS } from '../labels.js';
-import { jsSpans, windowsAround } from '../windows.js';
+import { jsSpans, windowsAround } from '../text-windows.js';
 
 /**
  * Phone numbers via libphonenumber-js (full "max" metadata, so a number must be VALID for its

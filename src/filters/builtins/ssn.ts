@@ -1,6 +1,6 @@
 import type { Filter, FilterMatch } from '../types.js';
 import { BUILTIN_LABELS } from '../labels.js';
-import { compileRe2, findSpans, hasDigits, isDigit, isWordChar } from '../regex.js';
+import { DigitCount, compileRe2, findSpans, isDigit, isWordChar } from '../regex.js';
 
 /**
  * US Social Security numbers.
@@ -41,9 +41,9 @@ function isolated(text: string, start: number, end: number): boolean {
 export const ssnFilter: Filter = {
   id: 'ssn',
   label: LABEL,
-  find(text: string): FilterMatch[] {
+  find(text: string, digits = new DigitCount(text)): FilterMatch[] {
     const out: FilterMatch[] = [];
-    if (!hasDigits(text, 9)) return out; // both patterns need nine digits
+    if (!digits.atLeast(9)) return out; // both patterns need nine digits
     for (const [start, end] of findSpans(SEPARATED, text)) {
       if (!isolated(text, start, end)) continue;
       if (!isValidSsn(text.slice(start, end).replace(/\D/g, ''))) continue;
