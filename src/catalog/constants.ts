@@ -1,6 +1,6 @@
 import type { Quantization, ZdrVendor, ZdrVendorConfig } from './types.js';
 
-/** Every parameter name of the reference's Model.supported_parameters enum (§7.3). */
+/** Every parameter name of OpenRouter's Model.supported_parameters enum. */
 export const KNOWN_PARAMETERS: readonly string[] = Object.freeze([
   'temperature',
   'top_p',
@@ -85,7 +85,7 @@ export const ZDR_VENDORS: readonly ZdrVendor[] = Object.freeze([
   'vendor_d',
 ] as const);
 
-/** decisions.md (Guardrails): the default vendor mapping. */
+/** The default mapping of ZDR vendor markers to provider names (docs/guardrails.md). */
 export const DEFAULT_ZDR_VENDORS: Readonly<Record<ZdrVendor, ZdrVendorConfig>> = Object.freeze({
   vendor_a: Object.freeze({ name: 'anthropic', authors: Object.freeze(['anthropic']) }),
   vendor_b: Object.freeze({ name: 'google', authors: Object.freeze(['google']) }),

@@ -1,5 +1,5 @@
 /**
- * One catalog model in the reference's Model shape (§7.3): every required key present, pricing as
+ * One catalog model in OpenRouter's Model shape: every required key present, pricing as
  * per-token decimal strings. The "top provider" is the model's cheapest available endpoint, the
  * one default routing tries first.
  */

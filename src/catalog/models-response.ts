@@ -1,5 +1,5 @@
 /**
- * GET /models (reference §7.3): `{data, links:{next}, total_count}`. Lists models with at least one
+ * GET /models: `{data, links:{next}, total_count}`. Lists models with at least one
  * available provider. Supported filters: q, supported_parameters, input_modalities,
  * output_modalities (default `text`; `all`), context, min_/max_price, min_/max_output_price,
  * model_authors, providers, zdr, distillable; sorts: newest, pricing-low-to-high,

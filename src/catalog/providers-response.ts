@@ -1,5 +1,5 @@
 /**
- * GET /providers (reference §7.4): `{data: Provider[]}`, no pagination. Lists the providers that
+ * GET /providers: `{data: Provider[]}`, no pagination. Lists the providers that
  * can serve traffic now (unavailable ones — disabled or missing their key — are left out).
  */
 import type { Catalog } from './types.js';

@@ -7,7 +7,7 @@
 /** Wire format spoken by a provider; one adapter per kind. */
 export type ProviderKind = 'openai' | 'anthropic' | 'demo';
 
-/** The four configurable ZDR vendor markers of the seed (`enforce_zdr_vendor_a` …). */
+/** The four configurable ZDR vendor markers of the guardrail API (`enforce_zdr_vendor_a` …). */
 export type ZdrVendor = 'vendor_a' | 'vendor_b' | 'vendor_c' | 'vendor_d';
 /** A model's ZDR group: one of the four vendors, or `other` for every other author. */
 export type ZdrGroup = ZdrVendor | 'other';

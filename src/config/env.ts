@@ -1,6 +1,6 @@
 /**
  * The process environment, read once at start and passed down (never read elsewhere).
- * Names are the product's contract (decisions.md).
+ * Names are the product's contract (README, Configuration): never rename one.
  */
 export interface ServerConfig {
   port: number;

@@ -1,6 +1,6 @@
 import type { GatewayError } from './gateway-error.js';
 
-/** The seed's §7 envelope. `error.code` always equals the HTTP status. */
+/** The error envelope `{"error":{"code","message"}}`. `error.code` always equals the HTTP status. */
 export interface ErrorEnvelope {
   error: { code: number; message: string; metadata: Record<string, unknown> | null };
   user_id?: string | null;

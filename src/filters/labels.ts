@@ -1,6 +1,6 @@
 import type { BuiltinSlug } from './types.js';
 
-/** System-assigned redaction placeholders of the builtin filters (decisions.md, Guardrails). */
+/** System-assigned redaction placeholders of the builtin filters (docs/content-filters.md). */
 export const BUILTIN_LABELS: Readonly<Record<BuiltinSlug, string>> = Object.freeze({
   email: '[EMAIL]',
   phone: '[PHONE]',

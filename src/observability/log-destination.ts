@@ -19,10 +19,10 @@ function flushAllOnExit(): void {
 
 /**
  * The log stream: lines are collected for up to `LOG_BATCH_MS` and handed to pino's asynchronous
- * standard-output writer (sonic-boom) as one string. Handing it every line cost ~5 µs of CPU a
- * line (a libuv write request, its thread-pool syscall and completion, and the writer flattening
- * its growing buffer to measure it) against ~1.5 µs batched: most of what one log line costs a
- * model call. Lines keep their order; they appear at most ~10 ms later; `flushSync()` (called on
+ * standard-output writer (sonic-boom) as one string. Handing it every line costs a libuv write
+ * request, its thread-pool syscall and completion, and the writer flattening its growing buffer
+ * to measure it, per line: most of what one log line costs a model call (docs/performance.md).
+ * Lines keep their order; they appear at most `LOG_BATCH_MS` later; `flushSync()` (called on
  * exit) writes everything at once.
  */
 export class BatchedLogDestination {

@@ -34,8 +34,8 @@ function pathOf(url: string): string {
  * before that (authentication, validation, guardrail, budget…), one compact line with the
  * method, path, status and response time (the request id is bound by the request's logger).
  * Never bodies, headers or query strings. Management and other routes keep "incoming request"
- * and "request completed". Both of Fastify's lines plus the call line cost ~5% of a call and
- * ~12 KB of garbage, and repeated what the call line records.
+ * and "request completed". On a model call Fastify's two lines cost a measurable share of the
+ * call and its garbage (docs/performance.md), and repeated what the call line records.
  */
 export class RequestLogController extends LogController {
   override incomingRequest(request: FastifyRequest, reply: FastifyReply): void {

@@ -69,7 +69,7 @@ export interface LocalChangeFeedOptions {
   pollMs?: number;
   /**
    * refresh() reads the marker at most once per this many ms (default 5): reading it opens a
-   * SQLite read transaction, ~20 µs, which every authentication would otherwise pay. Another
+   * SQLite read transaction, which every authentication would otherwise pay. Another
    * process's write is then seen within this time; 0 reads on every refresh().
    */
   refreshEveryMs?: number;

@@ -5,7 +5,7 @@ import type { Meter } from '../../src/domain/accounting/types.js';
 import { call, dialects, startTestServer, type TestServer } from '../support/server.js';
 import { generation } from './fixtures.js';
 
-/** The wire keys of reference §7.2, all of which must be present. */
+/** The wire keys of the generation object, all of which must be present. */
 const GENERATION_KEYS = [
   'id',
   'created_at',

@@ -23,7 +23,7 @@ const MANAGEMENT_ROUTES: [string, string, unknown?][] = [
   ['POST', '/workspaces/default/members/remove', { user_ids: ['user_1'] }],
 ];
 
-describe('authentication matrix (seed §5)', () => {
+describe('authentication matrix', () => {
   let server: TestServer;
   let apiKey = '';
 

@@ -59,7 +59,7 @@ for (const dialect of dialects()) {
     });
     after(() => server.close());
 
-    it('assigns keys, lists them (seed §2.4 fields), replaces on reassignment, removes', async () => {
+    it('assigns keys, lists them (every assignment field), replaces on reassignment, removes', async () => {
       const g1 = await guardrail('g1');
       const g2 = await guardrail('g2');
       const k1 = await key('k1');

@@ -95,7 +95,7 @@ for (const dialect of dialects()) {
       assert.equal(res.body.error.metadata?.field, 'id');
     });
 
-    it('§8 limits on create and update', async () => {
+    it('list and field limits on create and update', async () => {
       const { body } = await create({ name: 'limits' });
       const id = body.data.id;
       assert.equal((await create({ name: 'n'.repeat(200), description: 'd'.repeat(1000) })).status, 201);
@@ -190,7 +190,10 @@ for (const dialect of dialects()) {
         enforce_zdr_xai: true,
       });
       assert.deepEqual(flags(aliases.body.data), [true, true, null, true, false]);
-      assert.ok(!('enforce_zdr_anthropic' in aliases.body.data), 'responses use the seed names');
+      assert.ok(
+        !('enforce_zdr_anthropic' in aliases.body.data),
+        'responses use the API names, not the provider aliases',
+      );
       assert.equal(
         (await create({ name: 'z', enforce_zdr_anthropic: true, enforce_zdr_vendor_a: true })).status,
         201,

@@ -6,7 +6,7 @@ import type { Budget, GenerationRecord } from './types.js';
  * Spend accounts: every settled call adds its cost to its key's account (the key hash) and to
  * the account of the member who created the key, in every window. Budgets are checked against
  * an account: a key's own limit and a key-assigned guardrail against the key's, a
- * member-assigned guardrail against the member's (reference §2.7: "key usage also accrues to
+ * member-assigned guardrail against the member's ("key usage also accrues to
  * the owning member").
  */
 export function memberAccount(userId: string): string {

@@ -44,12 +44,12 @@ export interface GoverningGuardrail {
   via: GuardrailOrigin[];
 }
 
-/** The name a workspace's default guardrail gets when it is materialised (reference §2.4). */
+/** The name a workspace's default guardrail gets when it is materialised. */
 export const defaultGuardrailName = (workspaceId: string): string => `Workspace ${workspaceId} Default`;
 
 const notFound = (id: string) => errors.notFound(`Guardrail ${id} not found`);
 
-/** Guardrails (seed §2.1, §4.1–4.4; reference §2) and their key and member assignments. */
+/** Guardrails and their key and member assignments (docs/guardrails.md). */
 export class GuardrailService {
   constructor(private readonly deps: GuardrailServiceDeps) {}
 
@@ -186,7 +186,7 @@ export class GuardrailService {
   }
 
   /**
-   * The guardrails that apply to calls made with `key` (decisions.md): the key's assigned
+   * The guardrails that apply to calls made with `key` (docs/guardrails.md): the key's assigned
    * guardrail, its creator member's assigned guardrail, and the key workspace's default guardrail
    * once materialised. Each at most once.
    */

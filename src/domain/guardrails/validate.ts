@@ -30,7 +30,7 @@ function canonicalModels(
   return out;
 }
 
-/** Rules 1 and 2 of seed §2.2; `label` is dropped; `scan_scope` only for regex-prompt-injection. */
+/** A builtin filter names a known slug and an action; `label` is dropped; `scan_scope` only for regex-prompt-injection. */
 function builtins(input: GuardrailInput['contentFilterBuiltins']): BuiltinFilterEntry[] | null | undefined {
   if (input === undefined || input === null) return input;
   const seen = new Set<string>();

@@ -26,7 +26,7 @@ export interface WorkspaceServiceDeps extends WorkspaceRepos {
   transaction<T>(fn: (repos: WorkspaceRepos) => Promise<T>): Promise<T>;
 }
 
-/** The id of a workspace's default guardrail, derived from the workspace id (reference §3.2). */
+/** The id of a workspace's default guardrail, derived from the workspace id. */
 export const defaultGuardrailId = (workspaceId: string): string => derivedUuid('default-guardrail', workspaceId);
 
 /** Same membership id for the same pair, so implicit default-workspace members have stable ids. */

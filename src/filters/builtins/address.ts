@@ -47,8 +47,8 @@ const ADDRESS_PARTS = ADDRESS_FORMS.map((form) => compileRe2(form));
 
 /**
  * Every form above contains one of these words (street type, EU suffix, `Box`, `code`). The
- * full pattern is large (Unicode classes, many alternatives) and RE2 runs it at ~6 µs/KB, so
- * it only runs on windows around these anchors. Linear-time JS regex: an alternation of
+ * full pattern is large (Unicode classes, many alternatives) and slow for RE2 over long text,
+ * so it only runs on windows around these anchors. Linear-time JS regex: an alternation of
  * literals with no quantifier at all.
  */
 const ANCHOR = new RegExp(

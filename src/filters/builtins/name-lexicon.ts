@@ -7,7 +7,7 @@ import { LEXICON_DATA } from './name-lexicon-data.js';
  * entries); the supplements below add common names it lacks (South/East Asian, African,
  * Arabic, Slavic, Iberian) and the first names that are also ordinary English words.
  * The lexicon is read from a generated snapshot (name-lexicon-data.ts, checked against the
- * installed compromise by a test), so compromise itself (~40 MB resident) is loaded only when a
+ * installed compromise by a test), so compromise itself (tens of MB resident) is loaded only when a
  * sentence really needs its parser.
  */
 export type NameClass = 'first' | 'ambiguous' | 'last' | 'person' | 'common' | 'unknown';

@@ -6,7 +6,7 @@ import { classifyWord, isKnownPerson, type NameClass } from './name-lexicon.js';
 
 /**
  * Person names. Full NLP over every prompt is far too slow for the request path (compromise
- * tags ≈100 KB/s), so the detector works on capitalised-word runs and decides with:
+ * tags text at a rate a prompt-sized budget cannot afford), so the detector works on capitalised-word runs and decides with:
  * 1. a title before the run (`Mr.`, `Dr`, `Prof.`, `Mrs`) → the run is a name;
  * 2. a trigger before it (`my name is`, `call me`, `Dear`, `Regards,`, `ask`, `cc:`) → a name
  *    unless the word is an ordinary word;
@@ -39,7 +39,7 @@ const WEAK_TRIGGER =
 
 /**
  * Words that make a run of unknown capitalised words a place, street or organisation: such
- * runs skip the (≈1.5 ms per sentence) compromise parse.
+ * runs skip the compromise parse, which costs milliseconds per sentence.
  */
 const NOT_NAME_WORDS = new Set(
   `street avenue road terrace lane drive boulevard court place way square park gardens close crescent
@@ -119,7 +119,7 @@ let nlp: Nlp | null = null;
 
 /**
  * compromise, loaded on the first sentence that needs it (its CommonJS build, same version):
- * ~40 MB resident that most deployments never need, since runs of unknown capitalised words
+ * tens of MB resident that most deployments never need, since runs of unknown capitalised words
  * are rare and the lexicon comes from a snapshot.
  */
 function parser(): Nlp {

@@ -19,7 +19,7 @@ const LABEL = BUILTIN_LABELS.phone;
 
 /**
  * Anchor: a run of at least seven digits with phone punctuation between them. libphonenumber
- * is only run on a window around each anchor (it is ~50× slower than a regex scan over
+ * is only run on a window around each anchor (it is far slower than a regex scan over
  * prose). Linear-time JS regex: a single bounded quantifier `{5,30}` over one class, no
  * nesting, so at most 30 steps of backtracking per start position.
  */

@@ -19,7 +19,7 @@ const WHITESPACE = /\s/;
 /** The token of an `Authorization: Bearer <token>` header; 401 errors for anything else. */
 export function bearerToken(request: Pick<FastifyRequest, 'headers'>): string {
   const header = request.headers.authorization;
-  // The usual form, exactly "Bearer <token>", without the regex below (same answer, ~250 ns less).
+  // The usual form, exactly "Bearer <token>", without the regex below (same answer, cheaper).
   if (header !== undefined && header.startsWith(BEARER)) {
     const token = header.slice(BEARER.length);
     if (token !== '' && !WHITESPACE.test(token)) return token;

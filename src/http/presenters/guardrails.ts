@@ -81,7 +81,7 @@ function flag(body: Record<string, unknown>, key: string): boolean | null | unde
 }
 
 /**
- * Per-group ZDR flags the body sets explicitly, under the seed's names or the configured vendor
+ * Per-group ZDR flags the body sets explicitly, under the API's `enforce_zdr_*` names or the configured vendor
  * aliases (`enforce_zdr_anthropic` → vendor_a). Both names with different values: 400.
  */
 function zdrFlags(

@@ -14,7 +14,7 @@ const ProviderResponse = Type.Object({
   model_permaslug: Type.Optional(Type.String()),
 });
 
-/** Reference §7.2: every key is always emitted (the SDK's parser fails on a missing one). */
+/** Every key of the generation object is always emitted (the OpenRouter SDK's parser fails on a missing one). */
 export const GenerationObject = Type.Object({
   id: Type.String(),
   created_at: Type.String(),

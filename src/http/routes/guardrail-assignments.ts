@@ -15,7 +15,7 @@ const tags = ['Guardrails'];
 const Assigned = Type.Object({ assigned_count: Type.Integer() });
 const Unassigned = Type.Object({ unassigned_count: Type.Integer() });
 
-/** Key and member assignments (seed §4.3–4.4, reference §2.1). Unassigning is a POST to `/remove`. */
+/** Key and member assignments of a guardrail. Unassigning is a POST to `/remove`. */
 export function guardrailAssignmentRoutes(app: App, services: Services): void {
   const guardrails = services.guardrails;
 

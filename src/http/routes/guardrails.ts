@@ -16,7 +16,7 @@ import { guardrailAssignmentRoutes } from './guardrail-assignments.js';
 
 const tags = ['Guardrails'];
 
-/** Guardrails (seed §4.1–4.2, reference §2) and their key and member assignments. */
+/** Guardrails and their key and member assignments (docs/guardrails.md). */
 export function guardrailRoutes(app: App, services: Services): void {
   const guardrails = services.guardrails;
   const vendorNames = services.catalog.vendorNames;

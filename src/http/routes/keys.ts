@@ -18,7 +18,7 @@ import { Type } from '@sinclair/typebox';
 
 const tags = ['API keys'];
 
-/** Management routes under /keys (reference §1, seed §4.7). */
+/** Management routes under /keys. */
 export function keyManagementRoutes(app: App, services: Services): void {
   const withUsage = async (records: KeyRecord[]) => {
     const usage = await services.usage.read(
@@ -134,7 +134,7 @@ export function keyManagementRoutes(app: App, services: Services): void {
   });
 }
 
-/** GET /key: the calling key itself, for either kind of key (reference §1.6). */
+/** GET /key: the calling key itself, for either kind of key. */
 export function currentKeyRoute(app: App, services: Services): void {
   app.get('/key', {
     schema: {

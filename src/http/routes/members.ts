@@ -7,7 +7,7 @@ import type { App } from '../types.js';
 
 const tags = ['Organization'];
 
-/** GET/POST /organization/members (reference §5; POST is our addition). */
+/** GET/POST /organization/members (POST is Switchyard's addition to OpenRouter's API). */
 export function memberRoutes(app: App, services: Services): void {
   app.get('/organization/members', {
     schema: {

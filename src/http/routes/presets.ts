@@ -17,7 +17,7 @@ import type { App } from '../types.js';
 
 const tags = ['Presets'];
 
-/** Preset reads (seed §4.6, reference §4.1): API or management key, in the key's workspace. */
+/** Preset reads: API or management key, in the key's workspace. */
 export function presetReadRoutes(app: App, presets: PresetService): void {
   app.get('/presets', {
     schema: {
@@ -79,7 +79,7 @@ export function presetReadRoutes(app: App, presets: PresetService): void {
   });
 }
 
-/** Preset writes (decisions.md): management key. */
+/** Preset writes: management key. */
 export function presetWriteRoutes(app: App, presets: PresetService): void {
   app.post('/presets/:slug/chat/completions', {
     schema: {

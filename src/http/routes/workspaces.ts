@@ -16,7 +16,7 @@ import type { App } from '../types.js';
 const tags = ['Workspaces'];
 const WorkspaceEnvelope = Type.Object({ data: Type.Ref(WorkspaceObject) });
 
-/** Workspaces and their members (reference §3, seed §4.5). `{id}` is a UUID or a slug. */
+/** Workspaces and their members. `{id}` is a UUID or a slug. */
 export function workspaceRoutes(app: App, services: Services): void {
   const ws = services.workspaces;
 

@@ -14,7 +14,7 @@ export const ErrorEnvelope = Type.Object(
   { $id: 'ErrorEnvelope' },
 );
 
-/** seed §8: offset ≥ 0 (default 0, may be null), limit 1..100 (default 50). */
+/** List paging: offset ≥ 0 (default 0, may be null), limit 1..100 (default 50). */
 export const PageQuery = Type.Object({
   offset: Type.Optional(Nullable(Type.Integer({ minimum: 0, default: 0 }))),
   limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 50 })),

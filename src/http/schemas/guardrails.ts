@@ -8,7 +8,7 @@ const ResetInterval = literals(['daily', 'weekly', 'monthly'] as const);
 const ScanScope = literals(['user_only', 'all_messages'] as const);
 const NullableFlag = Nullable(Type.Boolean());
 
-/** Seed §2.2 (response form), in JSON key order. */
+/** A builtin filter as answered, in JSON key order. */
 const BuiltinEntryObject = Type.Object({
   slug: Type.String(),
   action: Type.String(),
@@ -16,14 +16,14 @@ const BuiltinEntryObject = Type.Object({
   scan_scope: Type.Optional(Type.String()),
 });
 
-/** Seed §2.3, in JSON key order. */
+/** A custom regex filter as answered, in JSON key order. */
 const CustomEntryObject = Type.Object({
   pattern: Type.String(),
   action: Type.String(),
   label: Nullable(Type.String()),
 });
 
-/** Seed §2.1 in its table's key order, then `include_byok_in_budgets` (reference §2.2). */
+/** The guardrail object in its documented key order, then `include_byok_in_budgets` (docs/guardrails.md). */
 export const GuardrailObject = Type.Object({
   id: Type.String(),
   name: Type.String(),
@@ -48,7 +48,7 @@ export const GuardrailObject = Type.Object({
   include_byok_in_budgets: Type.Boolean(),
 });
 
-/** Seed §2.4, in its table's key order. */
+/** A key assignment in its documented key order. */
 export const KeyAssignmentObject = Type.Object({
   id: Type.String(),
   guardrail_id: Type.String(),
@@ -59,7 +59,7 @@ export const KeyAssignmentObject = Type.Object({
   created_at: Type.String(),
 });
 
-/** Reference §2.6, ordered like the key assignment. */
+/** A member assignment, ordered like the key assignment. */
 export const MemberAssignmentObject = Type.Object({
   id: Type.String(),
   guardrail_id: Type.String(),
@@ -97,7 +97,7 @@ const CustomEntryInput = Type.Object(
   { additionalProperties: false },
 );
 
-/** Seed §4.2 fields (all optional); `name` is added per body. */
+/** The writable guardrail fields (all optional); `name` is added per body. */
 const settings = {
   description: Type.Optional(Nullable(Type.String({ maxLength: 1000 }))),
   allowed_models: stringList(300),
@@ -152,7 +152,7 @@ export const GuardrailListQuery = Type.Object({
 
 /** GET/DELETE and assignment routes: every string is accepted; a malformed id is simply not found (404). */
 export const GuardrailParams = Type.Object({ id: Type.String({ minLength: 1, maxLength: 100 }) });
-/** PATCH lists 400 (seed §4.2): a malformed UUID is a 400 there. */
+/** PATCH lists: a malformed UUID in them is a 400. */
 export const GuardrailUuidParams = Type.Object({ id: Type.String({ format: 'uuid' }) });
 
 const bulkItems = Type.Array(Type.String({ minLength: 1, maxLength: 200 }), { minItems: 1, maxItems: 1000 });

@@ -3,7 +3,7 @@ import { Nullable } from './common.js';
 
 export const LimitResetSchema = Type.Union([Type.Literal('daily'), Type.Literal('weekly'), Type.Literal('monthly')]);
 
-/** Reference §1.5, in JSON key order. */
+/** An API or management key as answered, in JSON key order. */
 export const KeyObject = Type.Object(
   {
     byok_usage: Type.Number(),
@@ -33,7 +33,7 @@ export const KeyObject = Type.Object(
 );
 export type KeyObject = Static<typeof KeyObject>;
 
-/** Reference §1.6 (GET /key). */
+/** GET /key: the calling key itself. */
 export const CurrentKeyObject = Type.Object({
   allowed_data_regions: Type.Array(Type.String()),
   byok_usage: Type.Number(),

@@ -1,7 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import { Nullable } from './common.js';
 
-/** Reference §5. */
+/** An organization member as answered. */
 export const MemberObject = Type.Object(
   {
     email: Type.String(),

@@ -1,7 +1,7 @@
 import { Type, type TSchema } from '@sinclair/typebox';
 import { Nullable, PageQuery } from './common.js';
 
-/** Seed §2.5 PresetVersion, in its table's key order. */
+/** A preset version as answered, in its documented key order. */
 export const PresetVersionObject = Type.Object({
   id: Type.String(),
   preset_id: Type.String(),
@@ -13,7 +13,7 @@ export const PresetVersionObject = Type.Object({
   updated_at: Type.String(),
 });
 
-/** Seed §2.5 Preset fields in its table's key order (list items carry no designated_version). */
+/** A preset as answered, in its documented key order (list items carry no designated_version). */
 const presetFields = {
   id: Type.String(),
   name: Type.String(),
@@ -42,7 +42,7 @@ export const PresetVersionEnvelope = Type.Object({ data: PresetVersionObject });
 
 /**
  * Path slug: every string reaches the service, which answers 400 for one that is not URL-safe
- * (seed §4.6) with a message naming the rule.
+ * with a message naming the rule.
  */
 export const PresetParams = Type.Object({ slug: Type.String({ minLength: 1, maxLength: 500 }) });
 export const PresetVersionParams = Type.Object({
@@ -55,7 +55,7 @@ const workspaceQuery = { workspace_id: Type.Optional(Type.String({ minLength: 1,
 export const PresetListQuery = Type.Object({ ...PageQuery.properties, ...workspaceQuery });
 export const PresetWorkspaceQuery = Type.Object(workspaceQuery);
 
-/** PATCH /presets/{slug} (decisions.md): all optional; unknown fields are a 400. */
+/** PATCH /presets/{slug}: all optional; unknown fields are a 400. */
 export const UpdatePresetBody = Type.Object(
   {
     name: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),

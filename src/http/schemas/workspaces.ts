@@ -16,7 +16,7 @@ const SERVER_TOOLS = [
   'openrouter:web_search',
 ] as const;
 
-/** Reference §3.2, in JSON key order. */
+/** A workspace as answered, in JSON key order. */
 export const WorkspaceObject = Type.Object(
   {
     created_at: Type.String(),

@@ -19,8 +19,8 @@ export interface CheckpointerOptions {
   /**
    * After a ledger batch commit the worker checkpoints at once, at most this often (default 1000 ms).
    * Each checkpoint that copies everything makes the next commit restart the WAL, and that commit
-   * fsyncs the new WAL header on the main thread (~1 ms here): restarting on every 250 ms batch
-   * cost ~1 ms of commit p50; once a second keeps p50 where it was.
+   * fsyncs the new WAL header on the main thread: restarting on every ledger batch raised the
+   * commit median; once a second keeps it where it was (docs/performance.md).
    */
   minGapMs?: number;
   /** A fully checkpointed WAL of at least this many frames is reset by the worker (default 2048, ~8 MB). */
