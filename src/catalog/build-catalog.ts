@@ -101,6 +101,7 @@ function buildModel(
   return Object.freeze({
     slug: config.slug,
     canonicalSlug: config.canonicalSlug ?? config.slug,
+    aliases: Object.freeze([...config.aliases]),
     author,
     name: config.name ?? config.slug,
     description: config.description,
@@ -135,7 +136,7 @@ export function buildCatalog(config: CatalogConfig, options: BuildOptions): Cata
   const exact = new Map<string, CatalogModel>();
   const folded = new Map<string, CatalogModel>();
   for (const m of models) {
-    for (const key of [m.slug, m.canonicalSlug]) {
+    for (const key of [m.slug, m.canonicalSlug, ...m.aliases]) {
       exact.set(key, m);
       folded.set(key.toLowerCase(), m);
     }

@@ -59,6 +59,8 @@ export interface EndpointConfig {
 export interface ModelConfig {
   readonly slug: string;
   readonly canonicalSlug: string | null;
+  /** Other names clients may send for this model (vendor model ids); resolved before routing. */
+  readonly aliases: string[];
   readonly name: string | null;
   readonly description: string | null;
   /** Unix seconds, or null to use the loader's default. */
@@ -104,6 +106,7 @@ const TIMEOUT_KEYS = ['connect_ms', 'first_byte_ms', 'idle_ms'];
 const MODEL_KEYS = [
   'slug',
   'canonical_slug',
+  'aliases',
   'name',
   'description',
   'created',
@@ -156,6 +159,7 @@ export function validateCatalogConfig(value: unknown): ValidationOutcome {
   const zdrVendors = readZdrVendors(root);
   const providerIds = new Set(providers.map((p) => p.id));
   const models = readModels(root, providerIds);
+  checkAliases(root, models);
   return { config: issues.length === 0 ? { providers, zdrVendors, models } : null, issues };
 }
 
@@ -286,6 +290,7 @@ function readModels(root: ObjectReader, providerIds: ReadonlySet<string>): Model
     out.push({
       slug: slug ?? '',
       canonicalSlug: canonical ?? null,
+      aliases: m.stringArray('aliases') ?? [],
       name: m.string('name') ?? null,
       description: m.string('description') ?? null,
       created: readCreated(m),
@@ -301,6 +306,39 @@ function readModels(root: ObjectReader, providerIds: ReadonlySet<string>): Model
     });
   }
   return out;
+}
+
+/** Longest alias accepted: a request's `model` is at most this long too. */
+const MAX_ALIAS_LENGTH = 300;
+
+/**
+ * An alias is any string, but the name it answers to must be unambiguous: unique across the
+ * catalog (case-insensitively, as slugs are found case-insensitively) and never another model's
+ * slug or canonical slug. Checked after every model is read, so order in the file does not matter.
+ */
+function checkAliases(root: ObjectReader, models: readonly ModelConfig[]): void {
+  const names = new Map<string, number>();
+  models.forEach((m, index) => {
+    for (const name of [m.slug, m.canonicalSlug]) if (name !== null) names.set(name.toLowerCase(), index);
+  });
+  const aliases = new Map<string, number>();
+  models.forEach((m, index) => {
+    m.aliases.forEach((alias, at) => {
+      const key = alias.toLowerCase();
+      const path = ['models', index, 'aliases', at];
+      const owner = names.get(key);
+      const earlier = aliases.get(key);
+      if (alias.length > MAX_ALIAS_LENGTH) {
+        root.issues.push({ path, message: `an alias is at most ${MAX_ALIAS_LENGTH} characters` });
+      } else if (owner !== undefined) {
+        const whose = owner === index ? 'this model' : `models[${owner}]`;
+        root.issues.push({ path, message: `alias "${alias}" is already the slug of ${whose}` });
+      } else if (earlier !== undefined) {
+        const whose = earlier === index ? 'this model' : `models[${earlier}]`;
+        root.issues.push({ path, message: `alias "${alias}" is already an alias of ${whose}` });
+      } else aliases.set(key, index);
+    });
+  });
 }
 
 function readCreated(m: ObjectReader): number | null {

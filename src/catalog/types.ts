@@ -95,6 +95,8 @@ export interface CatalogModel {
   readonly slug: string;
   /** Immutable id stored by guardrails (defaults to the slug). */
   readonly canonicalSlug: string;
+  /** Other names a request may use for this model (e.g. a vendor's model id); unique in the catalog. */
+  readonly aliases: readonly string[];
   /** The part of the slug before `/`; decides the ZDR group. */
   readonly author: string;
   readonly name: string;
@@ -127,7 +129,10 @@ export interface Catalog {
   readonly vendorNames: Readonly<Record<ZdrVendor, string>>;
   /** Non-fatal findings of the load (unavailable providers …). Never contains a secret. */
   readonly warnings: readonly string[];
-  /** A model by slug or canonical slug (exact, then case-insensitive). */
+  /**
+   * A model by slug, canonical slug or alias (exact, then case-insensitive). Routing resolves
+   * every requested name through it, so guardrails and metering see the real model.
+   */
   findModel(slugOrCanonical: string): CatalogModel | undefined;
   /** A provider by id (case-insensitive). */
   findProvider(id: string): CatalogProvider | undefined;
