@@ -78,6 +78,18 @@ else
 fi
 phase_done "nginx"
 
+# --- Chromium (the console's browser tests drive Debian's build through playwright-core) ---
+phase "chromium"
+if command -v chromium >/dev/null 2>&1 || [ -x /usr/bin/chromium ]; then
+  echo "chromium present"
+elif is_root; then
+  apt_install chromium
+else
+  echo "chromium missing and not root: install Debian's 'chromium' package (the console tests need it)" >&2
+  exit 1
+fi
+phase_done "chromium"
+
 # --- Build tools for native addons (better-sqlite3, re2) ---
 phase "build tools"
 if command -v g++ >/dev/null 2>&1 && command -v make >/dev/null 2>&1 && command -v python3 >/dev/null 2>&1; then

@@ -1,0 +1,98 @@
+import { get } from '../api/client.js';
+import type { Generation } from '../api/types.js';
+import { useLoad } from '../components/hooks.js';
+import { ms, num, usd, when } from '../components/format.js';
+import { Badge, ErrorBox, Loading } from '../components/ui.js';
+
+/** One generation's record (never its prompt or completion text). */
+export function GenerationDetail({ id, back }: { id: string; back: string }) {
+  const g = useLoad((signal) => get<{ data: Generation }>(`/generations/${encodeURIComponent(id)}`, { signal }), [id]);
+  const d = g.data?.data;
+  const rows: [string, preact.ComponentChildren][] =
+    d === undefined
+      ? []
+      : [
+          ['Time (UTC)', when(d.created_at)],
+          ['Model', <code>{d.model}</code>],
+          ['Provider', d.provider_name ?? '—'],
+          ['API', d.api_type ?? '—'],
+          ['Finish reason', d.finish_reason ?? '—'],
+          ['Streamed', d.streamed === null ? '—' : d.streamed ? 'yes' : 'no'],
+          ['Cancelled', d.cancelled === true ? 'yes' : 'no'],
+          ['Prompt tokens', num(d.tokens_prompt)],
+          ['Completion tokens', num(d.tokens_completion)],
+          ['Reasoning tokens', num(d.native_tokens_reasoning)],
+          ['Cached tokens', num(d.native_tokens_cached)],
+          ['Cost', usd(d.total_cost)],
+          ['Latency', ms(d.latency)],
+          ['Generation time', ms(d.generation_time)],
+          ['Workspace', d.workspace_id ?? '—'],
+          ['Preset', d.preset_id ?? '—'],
+          ['Request id', d.request_id ?? '—'],
+          ['Upstream id', d.upstream_id ?? '—'],
+          [
+            'Filter flags',
+            d.content_filter_flags.length === 0
+              ? 'none'
+              : d.content_filter_flags.map((f) => (
+                  <Badge key={f} tone="warn">
+                    {f}
+                  </Badge>
+                )),
+          ],
+        ];
+  return (
+    <section aria-labelledby="gen-title">
+      <p>
+        <a href={back}>← Back to the activity log</a>
+      </p>
+      <h1 id="gen-title">
+        Generation <code>{id}</code>
+      </h1>
+      <ErrorBox error={g.error} />
+      {d === undefined ? (
+        <Loading what="the generation" />
+      ) : (
+        <div class="grid2">
+          <div class="panel">
+            <table>
+              <tbody>
+                {rows.map(([k, v]) => (
+                  <tr key={k}>
+                    <th scope="row">{k}</th>
+                    <td>{v}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+          <div class="panel">
+            <h2>Attempts</h2>
+            <table>
+              <thead>
+                <tr>
+                  <th scope="col">#</th>
+                  <th scope="col">Provider</th>
+                  <th scope="col">Upstream model</th>
+                  <th scope="col">Status</th>
+                </tr>
+              </thead>
+              <tbody>
+                {(d.provider_responses ?? []).map((a, i) => (
+                  <tr key={i}>
+                    <td>{i + 1}</td>
+                    <td>{a.provider_name ?? '—'}</td>
+                    <td class="mono small">{a.model_permaslug ?? '—'}</td>
+                    <td>
+                      <Badge tone={a.status !== null && a.status < 400 ? 'ok' : 'bad'}>{a.status ?? 'no answer'}</Badge>
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        </div>
+      )}
+    </section>
+  );
+}

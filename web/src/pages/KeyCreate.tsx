@@ -1,0 +1,120 @@
+import { useState } from 'preact/hooks';
+import { post } from '../api/client.js';
+import type { Created, Guardrail, Key, LimitReset, Workspace } from '../api/types.js';
+import { useAction } from '../components/hooks.js';
+import { ErrorBox, fieldError } from '../components/ui.js';
+
+export interface KeyCreateProps {
+  workspaces: Workspace[];
+  guardrails: Guardrail[];
+  workspaceId: string;
+  onCreated: (created: Created<Key>) => void;
+  onCancel: () => void;
+}
+
+/** Create a key: name, workspace, limit and reset, expiry, and a guardrail assigned right after. */
+export function KeyCreate(props: KeyCreateProps) {
+  const [name, setName] = useState('');
+  const [workspace, setWorkspace] = useState(props.workspaceId);
+  const [limit, setLimit] = useState('');
+  const [reset, setReset] = useState<LimitReset | ''>('');
+  const [expires, setExpires] = useState('');
+  const [guardrail, setGuardrail] = useState('');
+  const action = useAction();
+
+  const submit = async (e: Event) => {
+    e.preventDefault();
+    const created = await action.run(async () => {
+      const body: Record<string, unknown> = { name, workspace_id: workspace };
+      if (limit !== '') body['limit'] = Number(limit);
+      if (reset !== '') body['limit_reset'] = reset;
+      if (expires !== '') body['expires_at'] = new Date(`${expires}Z`).toISOString();
+      const res = await post<Created<Key>>('/keys', body);
+      if (guardrail !== '') await post(`/guardrails/${guardrail}/assignments/keys`, { key_hashes: [res.data.hash] });
+      return res;
+    });
+    if (created !== undefined) props.onCreated(created);
+  };
+
+  const err = action.error;
+  return (
+    <form onSubmit={(e) => void submit(e)}>
+      <ErrorBox error={err} />
+      <div class="row">
+        <label>
+          Name
+          <input
+            required
+            maxLength={200}
+            value={name}
+            onInput={(e) => setName(e.currentTarget.value)}
+            aria-invalid={fieldError(err, 'name') !== null}
+          />
+        </label>
+        <label>
+          Workspace
+          <select value={workspace} onChange={(e) => setWorkspace(e.currentTarget.value)}>
+            {props.workspaces.map((w) => (
+              <option key={w.id} value={w.id}>
+                {w.name}
+              </option>
+            ))}
+          </select>
+        </label>
+      </div>
+      <div class="row">
+        <label>
+          Limit (USD)
+          <input
+            type="number"
+            min="0"
+            step="0.01"
+            value={limit}
+            onInput={(e) => setLimit(e.currentTarget.value)}
+            aria-invalid={fieldError(err, 'limit') !== null}
+          />
+        </label>
+        <label>
+          Limit resets
+          <select value={reset} onChange={(e) => setReset(e.currentTarget.value as LimitReset | '')}>
+            <option value="">never</option>
+            <option value="daily">daily</option>
+            <option value="weekly">weekly</option>
+            <option value="monthly">monthly</option>
+          </select>
+        </label>
+        <label>
+          Expires (UTC)
+          <input
+            type="datetime-local"
+            step="1"
+            value={expires}
+            onInput={(e) => setExpires(e.currentTarget.value)}
+            aria-invalid={fieldError(err, 'expires_at') !== null}
+          />
+        </label>
+      </div>
+      <div class="row">
+        <label>
+          Guardrail
+          <select value={guardrail} onChange={(e) => setGuardrail(e.currentTarget.value)}>
+            <option value="">none</option>
+            {props.guardrails.map((g) => (
+              <option key={g.id} value={g.id}>
+                {g.name}
+              </option>
+            ))}
+          </select>
+        </label>
+      </div>
+      <p class="row">
+        <button class="primary" type="submit" disabled={action.busy}>
+          Create key
+        </button>
+        <button type="button" onClick={props.onCancel}>
+          Cancel
+        </button>
+      </p>
+    </form>
+  );
+}

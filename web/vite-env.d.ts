@@ -1,0 +1,2 @@
+// CSS imports are bundled by Vite into one stylesheet.
+declare module '*.css';
