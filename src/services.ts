@@ -11,7 +11,7 @@ import { MemberService } from './domain/members/service.js';
 import { EndpointHealth } from './domain/routing/index.js';
 import { WorkspaceService } from './domain/workspaces/service.js';
 import { Gateway } from './gateway/gateway.js';
-import { GuardrailPolicyResolver } from './gateway/guardrail-policy.js';
+import { CallPolicyCache } from './gateway/call-policy-cache.js';
 import { createProviderRegistry, type ProviderRegistry } from './providers/index.js';
 import type { Store } from './store/index.js';
 import { Metrics } from './observability/metrics.js';
@@ -38,7 +38,7 @@ export interface Services {
   /** Presets and their versions; `presets.resolver` applies them to model calls. */
   presets: Presets;
   /** Each key's combined guardrail policy, cached; `invalidate()` after out-of-band changes. */
-  policy: GuardrailPolicyResolver;
+  policy: CallPolicyCache;
   usage: KeyUsageReader;
   meter: Meter;
   providers: ProviderRegistry;
@@ -104,7 +104,7 @@ export function createServices(options: ServiceOptions): Services {
     // Publishing reaches this process's subscribers at once (the policy cache below) and every other replica.
     changes: changeFeed,
   });
-  const policy = new GuardrailPolicyResolver({
+  const policy = new CallPolicyCache({
     guardrails,
     catalog,
     clock,

@@ -1,11 +1,18 @@
+import { checkMessages } from './message-rules.js';
 import type { ChatMessage, Tool, ToolChoice } from './messages.js';
+import {
+  GATEWAY_ONLY_FIELDS,
+  TYPED_CHAT_FIELDS,
+  type ChatMessageBody,
+  type SamplingParameters,
+} from './request-schema.js';
 
 export type ReasoningEffort = 'max' | 'xhigh' | 'high' | 'medium' | 'low' | 'minimal' | 'none';
 
 export interface ReasoningConfig {
   effort?: ReasoningEffort | null;
   summary?: 'auto' | 'concise' | 'detailed' | null;
-  /** Accepted by the server though not typed in the SDK (reference §6.2). */
+  /** Accepted by the server though not typed in the OpenAI SDK. */
   max_tokens?: number | null;
   enabled?: boolean | null;
   exclude?: boolean | null;
@@ -19,24 +26,6 @@ export type ResponseFormat =
       json_schema: { name: string; description?: string; schema?: Record<string, unknown>; strict?: boolean | null };
     }
   | { type: string; [key: string]: unknown };
-
-/** Sampling parameters both request kinds carry (chat and legacy completions). */
-export interface SamplingParameters {
-  max_tokens?: number | null;
-  temperature?: number | null;
-  top_p?: number | null;
-  top_k?: number | null;
-  min_p?: number | null;
-  top_a?: number | null;
-  frequency_penalty?: number | null;
-  presence_penalty?: number | null;
-  repetition_penalty?: number | null;
-  seed?: number | null;
-  stop?: string | string[] | null;
-  logit_bias?: Record<string, number> | null;
-  top_logprobs?: number | null;
-  user?: string;
-}
 
 /**
  * What a provider adapter receives. `model` is the UPSTREAM model name (already resolved by
@@ -60,55 +49,6 @@ export interface CanonicalChatRequest extends SamplingParameters {
   extra: Record<string, unknown>;
 }
 
-/** Body fields the adapter layer types explicitly (everything else goes to `extra`). */
-export const TYPED_CHAT_FIELDS = [
-  'model',
-  'messages',
-  'stream',
-  'max_tokens',
-  'max_completion_tokens',
-  'temperature',
-  'top_p',
-  'top_k',
-  'min_p',
-  'top_a',
-  'frequency_penalty',
-  'presence_penalty',
-  'repetition_penalty',
-  'seed',
-  'stop',
-  'logit_bias',
-  'logprobs',
-  'top_logprobs',
-  'tools',
-  'tool_choice',
-  'parallel_tool_calls',
-  'response_format',
-  'reasoning',
-  'reasoning_effort',
-  'user',
-  'metadata',
-] as const;
-
-/**
- * Fields the gateway itself consumes (routing, presets, plugins, observability) and must never
- * forward upstream. `stream_options` is set by the adapter itself.
- */
-export const GATEWAY_ONLY_FIELDS: ReadonlySet<string> = new Set([
-  'models',
-  'provider',
-  'plugins',
-  'preset',
-  'route',
-  'transforms',
-  'usage',
-  'session_id',
-  'trace',
-  'debug',
-  'stream_options',
-  'stop_server_tools_when',
-]);
-
 const TYPED: ReadonlySet<string> = new Set(TYPED_CHAT_FIELDS);
 
 /**
@@ -130,18 +70,21 @@ export function splitRequestFields(
 }
 
 /**
- * Builds a canonical request from an already validated client body: copies typed fields, moves
+ * Builds a canonical request from a schema-validated client body (the message rules are checked
+ * here, so its messages are canonical ones): copies typed fields, moves
  * the rest (minus gateway-only fields) into `extra`, and sets `model` to the upstream name.
  * The body is not mutated; values are shared (callers treat requests as immutable).
  */
 export function toCanonicalChatRequest(
-  body: Record<string, unknown> & { messages: ChatMessage[] },
+  body: Readonly<Record<string, unknown>> & { messages: ChatMessageBody[] },
   upstreamModel: string,
 ): CanonicalChatRequest {
+  const messages = body.messages;
+  checkMessages(messages);
   const { typed: out, extra } = splitRequestFields(body, TYPED);
   return {
     ...(out as Omit<CanonicalChatRequest, 'model' | 'extra'>),
-    messages: body.messages,
+    messages,
     model: upstreamModel,
     extra,
   };

@@ -20,14 +20,14 @@ export interface CanonicalLogprobs {
 export interface CanonicalChoice {
   index: number;
   message: CanonicalAssistantMessage;
-  /** Open on the wire (reference §0: enums are open on responses); null when unknown. */
+  /** Open on the wire (response enums may grow); null when unknown. */
   finish_reason: FinishReason | string | null;
   /** The upstream's raw reason (e.g. Anthropic `end_turn`), when it differs. */
   native_finish_reason?: string | null;
   logprobs?: CanonicalLogprobs | null;
 }
 
-/** Reference §6.6 ChatResult (gateway-only fields such as openrouter_metadata are added later). */
+/** A chat completion as an adapter returns it (the gateway relabels id, model, provider and usage). */
 export interface CanonicalChatResponse {
   id: string;
   object: 'chat.completion';

@@ -27,7 +27,7 @@ export interface CanonicalChunkChoice {
 }
 
 /**
- * Reference §6.7 ChatStreamChunk. Stream contract for adapters: chunks in order, and the LAST
+ * A chat stream event in the OpenAI shape. Stream contract for adapters: chunks in order, and the LAST
  * chunk carries `usage` (it may have empty `choices`). Upstream failures are not chunks: the
  * iterator throws an UpstreamError instead.
  */

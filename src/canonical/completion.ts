@@ -1,8 +1,9 @@
-import type { SamplingParameters } from './chat-request.js';
+import { splitRequestFields } from './chat-request.js';
+import { TYPED_COMPLETION_FIELDS, type CompletionRequestBody, type SamplingParameters } from './request-schema.js';
 import type { FinishReason } from './chat-response.js';
 import type { CanonicalUsage } from './usage.js';
 
-/** Legacy `POST /completions` (reference §7.1). `model` is the upstream name. */
+/** Legacy `POST /completions`. `model` is the upstream name. */
 export interface CanonicalCompletionRequest extends SamplingParameters {
   model: string;
   prompt: string | string[];
@@ -36,20 +37,18 @@ export interface CanonicalCompletionChunk {
   usage?: CanonicalUsage;
 }
 
-/** Sampling parameters shared by both request kinds (copied when converting completion → chat). */
-export const SHARED_SAMPLING_FIELDS = [
-  'max_tokens',
-  'temperature',
-  'top_p',
-  'top_k',
-  'min_p',
-  'top_a',
-  'frequency_penalty',
-  'presence_penalty',
-  'repetition_penalty',
-  'seed',
-  'stop',
-  'logit_bias',
-  'top_logprobs',
-  'user',
-] as const satisfies readonly (keyof SamplingParameters)[];
+const TYPED: ReadonlySet<string> = new Set(TYPED_COMPLETION_FIELDS);
+
+/** Legacy completions body → canonical request (typed fields copied, the rest forwarded in `extra`). */
+export function toCanonicalCompletionRequest(
+  body: CompletionRequestBody,
+  upstreamModel: string,
+): CanonicalCompletionRequest {
+  const { typed: out, extra } = splitRequestFields(body, TYPED);
+  return {
+    ...(out as Omit<CanonicalCompletionRequest, 'model' | 'extra' | 'prompt'>),
+    prompt: body.prompt,
+    model: upstreamModel,
+    extra,
+  };
+}

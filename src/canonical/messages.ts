@@ -1,6 +1,5 @@
 /**
- * Chat messages, content parts and tools in the OpenAI chat-completions shape (reference §6.4,
- * §6.5). Parts and tools are open: unknown part types pass through to OpenAI-style upstreams.
+ * Chat messages, content parts and tools in the OpenAI chat-completions shape. Parts and tools are open: unknown part types pass through to OpenAI-style upstreams.
  */
 export interface CacheControl {
   type: 'ephemeral';

@@ -1,5 +1,5 @@
 import { createRequire } from 'node:module';
-/** Token accounting as reported to clients (reference §6.6 ChatUsage). */
+/** Token accounting as reported to clients (OpenAI's usage object plus cost fields). */
 export interface CanonicalPromptTokensDetails {
   cached_tokens?: number;
   cache_write_tokens?: number;
@@ -58,6 +58,16 @@ function tokenCounter(): (text: string) => number {
 }
 
 const MAX_TOKENIZED_CHARS = 1_000_000;
+
+/**
+ * Usage counted by us with the tokenizer when the upstream reported none (a cut stream, an
+ * upstream without usage): the text sent and the text received, marked as estimated.
+ */
+export function estimatedUsage(promptText: string, completionText: string): CanonicalUsage {
+  const prompt = estimateTokens(promptText);
+  const completion = estimateTokens(completionText);
+  return { prompt_tokens: prompt, completion_tokens: completion, total_tokens: prompt + completion, estimated: true };
+}
 
 export function makeUsage(promptTokens: number, completionTokens: number): CanonicalUsage {
   return {

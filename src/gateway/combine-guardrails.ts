@@ -7,7 +7,7 @@ import { providerMatches, type PolicyRule } from '../domain/routing/index.js';
 import type { Catalog, ZdrGroup } from '../catalog/index.js';
 import { errors } from '../errors/index.js';
 import { combineFilterSets, type CompiledFilterSet } from '../filters/index.js';
-import type { RequestPolicy } from './policy.js';
+import type { CallPolicy } from './call-policy.js';
 
 const ZDR_GROUPS: readonly ZdrGroup[] = ['vendor_a', 'vendor_b', 'vendor_c', 'vendor_d', 'other'];
 
@@ -45,7 +45,7 @@ function budgetOf(guardrail: GuardrailRecord, limitUsd: number, account: string,
 }
 
 /**
- * Combines the guardrails that govern a key (decisions.md, reference §2.7): allow lists
+ * Combines the guardrails that govern a key (docs/guardrails.md): allow lists
  * intersect, ignore lists unite, ZDR is OR per vendor group, every budget is checked against
  * its assignee's own account (a key-assigned or workspace-default guardrail: the key's; a
  * member-assigned one: the member's), every filter runs.
@@ -55,7 +55,7 @@ export function combineGuardrails(options: {
   governing: readonly GoverningGuardrail[];
   catalog: Catalog;
   filtersOf: (guardrail: GuardrailRecord) => CompiledFilterSet | null;
-}): RequestPolicy {
+}): CallPolicy {
   const { key, governing, catalog } = options;
   const sources: Partial<Record<PolicyRule, string[]>> = {};
   const source = (rule: PolicyRule, id: string) => (sources[rule] ??= []).push(id);

@@ -3,7 +3,7 @@ import { describe, it } from 'node:test';
 import { compileFilterSet, type CompiledFilterSet } from '../filters/index.js';
 import { isGatewayError } from '../errors/index.js';
 import { screenRequest } from './content-scan.js';
-import type { ModelCallBody } from './request-kinds.js';
+import type { ChatRequestBody, CompletionRequestBody } from '../canonical/index.js';
 
 /** A set with one detector that always throws, as a broken filter would. */
 const broken: CompiledFilterSet = {
@@ -24,8 +24,10 @@ const broken: CompiledFilterSet = {
   ],
 };
 const emails = compileFilterSet({ builtins: [{ slug: 'email', action: 'redact' }], custom: [] });
-const chat = (content: unknown): ModelCallBody =>
-  ({ model: 'm', messages: [{ role: 'user', content }] }) as unknown as ModelCallBody;
+const chat = (content: string | { type: string; text?: string }[]): ChatRequestBody => ({
+  model: 'm',
+  messages: [{ role: 'user', content }],
+});
 
 describe('screenRequest', () => {
   it('fails closed: a detector error refuses the request with a clear 503 that quotes no text', () => {
@@ -56,8 +58,8 @@ describe('screenRequest', () => {
   });
 
   it('screens each prompt of a legacy prompt array', () => {
-    const body = { model: 'm', prompt: ['a@b.io', 'plain', 'c@d.io'] } as unknown as ModelCallBody;
+    const body: CompletionRequestBody = { model: 'm', prompt: ['a@b.io', 'plain', 'c@d.io'] };
     const out = screenRequest({ kind: 'completion', body, filters: emails, failOpen: false });
-    assert.deepEqual((out.body as unknown as { prompt: string[] }).prompt, ['[EMAIL]', 'plain', '[EMAIL]']);
+    assert.deepEqual(out.body.prompt, ['[EMAIL]', 'plain', '[EMAIL]']);
   });
 });

@@ -44,7 +44,7 @@ export function estimateCost(options: {
   return worst;
 }
 
-/** Client-facing usage with cost fields (reference §6.6 ChatUsage); drops internal markers. */
+/** Client-facing usage with its cost fields; drops internal markers. */
 export function usageWithCost(
   usage: CanonicalUsage,
   cost: CallCost,

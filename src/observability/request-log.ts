@@ -4,10 +4,14 @@ declare module 'fastify' {
   interface FastifyRequest {
     /** True on the model-call routes (a decorator of their scope); absent on every other route. */
     modelCall?: boolean;
-    /** Set once the gateway accepted the call: from then on its call-log line reports it. */
-    reachedGateway?: boolean;
   }
 }
+
+/**
+ * Header naming the generation of a model call the gateway accepted: every reply of an accepted
+ * call carries it, and such a call is logged by its call-log line (written when it is settled).
+ */
+export const GENERATION_ID_HEADER = 'x-generation-id';
 
 /** Message of the one line logged for a model call refused before it reached the gateway. */
 export const REFUSED_CALL_MSG = 'model call refused';
@@ -19,7 +23,6 @@ export const REFUSED_CALL_MSG = 'model call refused';
  */
 export function markModelCallScope(scope: FastifyInstance): void {
   scope.decorateRequest('modelCall', true);
-  scope.decorateRequest('reachedGateway', false);
 }
 
 /** The path of a request URL, without its query string. */
@@ -48,7 +51,7 @@ export class RequestLogController extends LogController {
       super.requestCompleted(error, request, reply);
       return;
     }
-    if (request.reachedGateway === true) return;
+    if (reply.hasHeader(GENERATION_ID_HEADER)) return;
     const line = {
       method: request.method,
       path: pathOf(request.url),

@@ -7,6 +7,7 @@ import {
   type CanonicalCompletionRequest,
   type CanonicalCompletionResponse,
   type CanonicalUsage,
+  type SamplingParameters,
 } from '../canonical/index.js';
 import { primeStream } from './primed-stream.js';
 import type { CallContext, ProviderAdapter, ProviderEndpointConfig } from './types.js';
@@ -19,11 +20,16 @@ export function completionToChatRequest(req: CanonicalCompletionRequest, prompt:
   const extra: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(req.extra)) if (!COMPLETION_ONLY.has(key)) extra[key] = value;
   const chat: CanonicalChatRequest = { model: req.model, messages: [{ role: 'user', content: prompt }], extra };
-  const target = chat as unknown as Record<string, unknown>;
-  for (const field of SHARED_SAMPLING_FIELDS) {
-    if (req[field] !== undefined) target[field] = req[field];
-  }
+  for (const field of SHARED_SAMPLING_FIELDS) copyField(req, chat, field);
   return chat;
+}
+
+function copyField<K extends keyof SamplingParameters>(
+  from: SamplingParameters,
+  to: SamplingParameters,
+  field: K,
+): void {
+  if (from[field] !== undefined) to[field] = from[field];
 }
 
 function prompts(req: CanonicalCompletionRequest): string[] {

@@ -1,11 +1,5 @@
 export type { ProviderAdapter, ProviderEndpointConfig, ProviderKind, CallContext } from './types.js';
-export {
-  createProviderRegistry,
-  getAdapter,
-  closeDefaultAdapters,
-  type ProviderRegistry,
-  type ProviderRegistryOptions,
-} from './registry.js';
+export { createProviderRegistry, type ProviderRegistry, type ProviderRegistryOptions } from './registry.js';
 export {
   completionViaChat,
   completionStreamViaChat,

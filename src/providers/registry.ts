@@ -36,18 +36,3 @@ export function createProviderRegistry(options: ProviderRegistryOptions = {}): P
     },
   };
 }
-
-let defaultRegistry: ProviderRegistry | null = null;
-
-/** Process-wide registry for callers that do not build their own (created on first use). */
-export function getAdapter(kind: ProviderKind): ProviderAdapter {
-  defaultRegistry ??= createProviderRegistry();
-  return defaultRegistry.get(kind);
-}
-
-/** Closes the process-wide registry's pools (graceful shutdown, end of tests). */
-export async function closeDefaultAdapters(): Promise<void> {
-  const registry = defaultRegistry;
-  defaultRegistry = null;
-  if (registry !== null) await registry.close();
-}

@@ -3,6 +3,9 @@ import type { Clock } from '../common/clock.js';
 import type { KeyRecord, LimitReset } from '../keys/types.js';
 import type { KeyUsageReader } from '../keys/usage.js';
 
+/** The API surfaces a generation can come from; each inbound codec names its own. */
+export type ApiType = 'completions' | 'messages' | 'responses' | 'embeddings';
+
 /** One model call as metered: what was served, what it cost, how long it took. */
 export interface GenerationRecord {
   /** 'gen-' + random; returned to clients as the response id. */
@@ -16,8 +19,8 @@ export interface GenerationRecord {
   providerId: string;
   upstreamModel: string;
   upstreamId: string | null;
-  /** Chat and legacy completions both. */
-  apiType: 'completions';
+  /** The API surface the call came in on (chat and legacy completions are both `completions`). */
+  apiType: ApiType;
   streamed: boolean;
   cancelled: boolean;
   finishReason: string | null;

@@ -8,7 +8,13 @@ import type { PresetRepository } from './types.js';
 
 export { PresetService, type PresetUpdate } from './service.js';
 export { PresetCache, type PresetChanges } from './cache.js';
-export { CachedPresetResolver } from './resolver.js';
+export {
+  CachedPresetResolver,
+  noPresets,
+  type AppliedPreset,
+  type PresetResolver,
+  type PresetTarget,
+} from './resolver.js';
 export { isPresetSlug, presetReference } from './reference.js';
 export { PRESET_FIELDS, PresetConfigSchema, PresetCreateBodySchema } from './config-schema.js';
 export type * from './types.js';

@@ -1,26 +1,54 @@
+import type { CallKind } from '../../canonical/index.js';
 import { errors } from '../../errors/index.js';
-import type { AppliedPreset, PresetResolver } from '../../gateway/preset-hook.js';
-import type { CallKind, ModelCallBody } from '../../gateway/request-kinds.js';
 import type { KeyRecord } from '../keys/types.js';
 import type { PresetCache } from './cache.js';
 import { mergePreset } from './merge.js';
 import { presetReference } from './reference.js';
 
+/** The preset version a call used, for its generation record. */
+export interface AppliedPreset {
+  id: string;
+  slug: string;
+  version: number;
+}
+
 /**
- * Applies a referenced preset to a model call (reference §4.3, decisions.md "Presets"): the
- * designated version of the key's workspace's preset fills what the body leaves out, and its
- * system prompt is prepended. Presets are resolved through the cache, never the database on
- * every call. Legacy completions take no preset (a preset is a chat configuration: system
- * prompt, tools, response format); referencing one there is a 400.
+ * Resolves a preset reference in a model call (`"model": "@preset/slug"`, `"preset": "slug"`,
+ * `"model": "author/model@preset/slug"`) into the merged call the rest of the gateway sees:
+ * routing, guardrails and content filters all run on what this returns. Throws a GatewayError
+ * (4xx) for an unknown or archived preset. A call without a preset reference comes back unchanged.
+ */
+export interface PresetResolver {
+  apply<B extends PresetTarget>(input: {
+    kind: CallKind;
+    key: KeyRecord;
+    body: B;
+  }): Promise<{ body: B; preset: AppliedPreset | null }>;
+}
+
+/** The fields of a model-call body a preset reference can sit in; the rest is merged as is. */
+export type PresetTarget = Readonly<{ model?: string; models?: string[]; preset?: string }> &
+  Readonly<Record<string, unknown>>;
+
+export const noPresets: PresetResolver = {
+  apply: ({ body }) => Promise.resolve({ body, preset: null }),
+};
+
+/**
+ * Applies a referenced preset to a model call: the designated version of the key's workspace's
+ * preset fills what the body leaves out, and its system prompt is prepended. Presets are
+ * resolved through the cache, never the database on every call. Only chat calls take a preset
+ * (a preset is a chat configuration: system prompt, tools, response format); referencing one
+ * from another kind is a 400.
  */
 export class CachedPresetResolver implements PresetResolver {
   constructor(private readonly cache: PresetCache) {}
 
-  async apply(input: {
+  async apply<B extends PresetTarget>(input: {
     kind: CallKind;
     key: KeyRecord;
-    body: ModelCallBody;
-  }): Promise<{ body: ModelCallBody; preset: AppliedPreset | null }> {
+    body: B;
+  }): Promise<{ body: B; preset: AppliedPreset | null }> {
     const { kind, key, body } = input;
     const ref = presetReference(body);
     if (ref === null) return { body, preset: null };
@@ -47,7 +75,7 @@ export class CachedPresetResolver implements PresetResolver {
     delete stripped.preset;
     if (ref.model === undefined) delete stripped.model;
     else stripped.model = ref.model;
-    const merged = mergePreset(stripped, version) as ModelCallBody;
+    const merged = mergePreset(stripped, version) as B;
     return { body: merged, preset: { id: preset.id, slug: preset.slug, version: version.version } };
   }
 }

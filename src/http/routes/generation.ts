@@ -1,7 +1,8 @@
 import { Type, type Static } from '@sinclair/typebox';
 import type { GenerationRecord, Meter } from '../../domain/accounting/types.js';
 import { errors } from '../../errors/index.js';
-import { Nullable, errorResponses } from '../schemas/common.js';
+import { Nullable } from '../../canonical/schema-helpers.js';
+import { errorResponses } from '../schemas/common.js';
 import type { App } from '../types.js';
 
 const tags = ['Generations'];

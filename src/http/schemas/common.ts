@@ -1,6 +1,5 @@
-import { Type, type TSchema } from '@sinclair/typebox';
-
-export const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
+import { Type } from '@sinclair/typebox';
+import { Nullable } from '../../canonical/schema-helpers.js';
 
 export const ErrorEnvelope = Type.Object(
   {

@@ -1,6 +1,7 @@
 import { Type, type TSchema } from '@sinclair/typebox';
 import { BUILTIN_SLUGS } from '../../filters/index.js';
-import { Nullable, PageQuery } from './common.js';
+import { Nullable } from '../../canonical/schema-helpers.js';
+import { PageQuery } from './common.js';
 
 const literals = <T extends string>(values: readonly T[]) => Type.Union(values.map((v) => Type.Literal(v)));
 const SlugEnum = literals(BUILTIN_SLUGS);

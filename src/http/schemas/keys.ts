@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { Nullable } from './common.js';
+import { Nullable } from '../../canonical/schema-helpers.js';
 
 export const LimitResetSchema = Type.Union([Type.Literal('daily'), Type.Literal('weekly'), Type.Literal('monthly')]);
 

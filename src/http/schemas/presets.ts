@@ -1,5 +1,6 @@
 import { Type, type TSchema } from '@sinclair/typebox';
-import { Nullable, PageQuery } from './common.js';
+import { Nullable } from '../../canonical/schema-helpers.js';
+import { PageQuery } from './common.js';
 
 /** A preset version as answered, in its documented key order. */
 export const PresetVersionObject = Type.Object({

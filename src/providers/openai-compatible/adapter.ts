@@ -7,7 +7,7 @@ import type {
   CanonicalCompletionResponse,
   CanonicalUsage,
 } from '../../canonical/index.js';
-import { parseOpenAiUsage } from '../../canonical/index.js';
+import { estimatedUsage, parseOpenAiUsage } from '../../canonical/index.js';
 import {
   failFromResponse,
   protocolError,
@@ -18,7 +18,7 @@ import { int, isRecord, nowSeconds, str } from '../json.js';
 import { primeStream, type ClosableIterator } from '../primed-stream.js';
 import type { CallContext, ProviderAdapter, ProviderEndpointConfig } from '../types.js';
 import { chatBody, completionBody, wireTarget } from './wire-request.js';
-import { chatChunk, chatResponse, completionChoices, deltaText, estimatedUsage, promptText } from './wire-response.js';
+import { chatChunk, chatResponse, completionChoices, deltaText, messagesText } from './wire-response.js';
 import { relayOpenAiStream } from './stream-relay.js';
 
 /**
@@ -62,7 +62,7 @@ export class OpenAiCompatibleAdapter implements ProviderAdapter {
     const out = chatResponse(body, {
       model: req.model,
       id: `gen-${ctx.requestId}`,
-      prompt: () => promptText(req.messages),
+      prompt: () => messagesText(req.messages),
     });
     if (out === null) throw protocolError(endpoint.providerId, 'Provider returned a body without choices');
     return out;
@@ -108,7 +108,7 @@ export class OpenAiCompatibleAdapter implements ProviderAdapter {
         created: meta.created,
         model: meta.model,
         choices: [],
-        usage: usage ?? estimatedUsage(promptText(req.messages), output),
+        usage: usage ?? estimatedUsage(messagesText(req.messages), output),
       }),
     });
   }

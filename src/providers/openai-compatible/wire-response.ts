@@ -1,6 +1,6 @@
 import {
   contentText,
-  estimateTokens,
+  estimatedUsage,
   parseOpenAiUsage,
   type CanonicalAssistantMessage,
   type CanonicalChatResponse,
@@ -65,16 +65,11 @@ function message(value: unknown): CanonicalAssistantMessage {
   return out;
 }
 
-export function promptText(messages: ChatMessage[]): string {
+/** The text contents of the messages, one line each: what an estimate counts as the prompt. */
+export function messagesText(messages: ChatMessage[]): string {
   let text = '';
   for (const m of messages) text += contentText(m.content ?? null) + '\n';
   return text;
-}
-
-export function estimatedUsage(prompt: string, completion: string): CanonicalUsage {
-  const p = estimateTokens(prompt);
-  const c = estimateTokens(completion);
-  return { prompt_tokens: p, completion_tokens: c, total_tokens: p + c, estimated: true };
 }
 
 function assistantText(m: CanonicalAssistantMessage): string {

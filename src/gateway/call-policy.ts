@@ -4,11 +4,12 @@ import { OPEN_POLICY, type PolicyRule, type RoutingPolicy } from '../domain/rout
 import type { CompiledFilterSet } from '../filters/index.js';
 
 /**
- * What governs one key's model calls, combined from every guardrail that applies to it
- * (decisions.md "Which guardrails apply"): routing restrictions, budgets per assignee and the
- * content filters. Resolved per request from a cache (guardrail-policy.ts).
+ * What governs one key's model calls, combined from every guardrail that applies to it (the
+ * key's own, its creator's as a member, its workspace's; docs/guardrails.md): routing
+ * restrictions, budgets per assignee and the content filters. Resolved per call from a cache
+ * (call-policy-cache.ts).
  */
-export interface RequestPolicy {
+export interface CallPolicy {
   routing: RoutingPolicy;
   /** Guardrail `limit_usd` budgets, each against its assignee's account. */
   budgets: readonly Budget[];
@@ -18,17 +19,17 @@ export interface RequestPolicy {
   ruleSources: Readonly<Partial<Record<PolicyRule, readonly string[]>>>;
 }
 
-export interface PolicyResolver {
-  resolve(key: KeyRecord): Promise<RequestPolicy>;
+export interface CallPolicyResolver {
+  resolve(key: KeyRecord): Promise<CallPolicy>;
 }
 
-export const OPEN_REQUEST_POLICY: RequestPolicy = Object.freeze({
+export const OPEN_CALL_POLICY: CallPolicy = Object.freeze({
   routing: OPEN_POLICY,
   budgets: [],
   filters: null,
   ruleSources: {},
 });
 
-export const openPolicyResolver: PolicyResolver = {
-  resolve: () => Promise.resolve(OPEN_REQUEST_POLICY),
+export const openCallPolicy: CallPolicyResolver = {
+  resolve: () => Promise.resolve(OPEN_CALL_POLICY),
 };

@@ -64,9 +64,9 @@ export class SseWriter {
   }
 
   /** Queues one `data:` event for this turn's write; resolves when the socket can take more (backpressure). */
-  data(payload: string): Promise<void> | void {
+  data(payload: string): Promise<void> | undefined {
     this.commit();
-    if (this.res.writableEnded || this.res.destroyed) return;
+    if (this.res.writableEnded || this.res.destroyed) return undefined;
     this.pending += 'data: ' + payload + '\n\n';
     if (this.pending.length >= FLUSH_CHARS) this.writePending();
     else if (!this.scheduled) {
@@ -74,6 +74,7 @@ export class SseWriter {
       setImmediate(this.flush);
     }
     if (this.res.writableNeedDrain) return this.drained();
+    return undefined;
   }
 
   private writePending(): void {

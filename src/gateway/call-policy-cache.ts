@@ -7,14 +7,14 @@ import type { KeyRecord } from '../domain/keys/types.js';
 import { errors, isGatewayError } from '../errors/index.js';
 import { compileFilterSet, type CompiledFilterSet } from '../filters/index.js';
 import { combineGuardrails } from './combine-guardrails.js';
-import type { PolicyResolver, RequestPolicy } from './policy.js';
+import type { CallPolicyResolver, CallPolicy } from './call-policy.js';
 
 export interface GuardrailSource {
   governing(key: KeyRecord): Promise<GoverningGuardrail[]>;
 }
 
 interface Entry {
-  policy: RequestPolicy;
+  policy: CallPolicy;
   loadedAtMs: number;
   /** The cache generation it was loaded in; one before the last markStale() is re-read. */
   generation: number;
@@ -33,9 +33,9 @@ const MAX_COMPILED = 2_000;
  * Filter sets are compiled once per guardrail version (id + updated_at) and kept until the next
  * write, never per request.
  */
-export class GuardrailPolicyResolver implements PolicyResolver {
+export class CallPolicyCache implements CallPolicyResolver {
   private readonly entries = new Map<string, Entry>();
-  private readonly loads = new Map<string, Promise<RequestPolicy>>();
+  private readonly loads = new Map<string, Promise<CallPolicy>>();
   private readonly compiled = new Map<string, CompiledFilterSet | null>();
   private generation = 0;
   private staleGeneration = 0;
@@ -71,7 +71,7 @@ export class GuardrailPolicyResolver implements PolicyResolver {
     this.compiled.clear();
   }
 
-  resolve(key: KeyRecord): Promise<RequestPolicy> {
+  resolve(key: KeyRecord): Promise<CallPolicy> {
     const slot = `${key.hash}\n${key.creatorUserId}\n${key.workspaceId}`;
     const nowMs = this.deps.clock.now().getTime();
     const entry = this.entries.get(slot);
@@ -109,7 +109,7 @@ export class GuardrailPolicyResolver implements PolicyResolver {
     return age < this.deps.revalidateAfterMs;
   }
 
-  private async load(key: KeyRecord): Promise<RequestPolicy> {
+  private async load(key: KeyRecord): Promise<CallPolicy> {
     const governing = await this.deps.guardrails.governing(key);
     return combineGuardrails({ key, governing, catalog: this.deps.catalog, filtersOf: (g) => this.filtersOf(g) });
   }

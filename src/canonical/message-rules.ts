@@ -1,8 +1,12 @@
 import { errors } from '../errors/index.js';
-import type { ChatRequestBody } from './request-schema.js';
+import type { ChatMessage } from './messages.js';
+import type { ChatMessageBody } from './request-schema.js';
 
-/** Role-specific message rules the schema cannot say: each failure names the message. */
-export function checkMessages(messages: ChatRequestBody['messages']): void {
+/**
+ * Role-specific message rules the schema cannot say; each failure is a 400 naming the message.
+ * Past them, a validated body's messages are canonical chat messages.
+ */
+export function checkMessages(messages: ChatMessageBody[]): asserts messages is ChatMessage[] {
   messages.forEach((m, i) => {
     const field = `messages[${i}]`;
     if (m.role !== 'assistant' && (m.content === undefined || m.content === null)) {

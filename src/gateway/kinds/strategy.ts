@@ -1,0 +1,50 @@
+import type { BodyOf, CallKind } from '../../canonical/index.js';
+import type { TextSegment } from '../../filters/index.js';
+import type { CallContext, ProviderAdapter, ProviderEndpointConfig } from '../../providers/index.js';
+import type { KindTypes } from '../call.js';
+
+export type { BodyOf };
+
+/** The texts a body carries, in order, and how to write changed ones back. */
+export interface BodyTexts<B> {
+  segments: TextSegment[];
+  /** A copy of the body with the texts at these indexes replaced; untouched parts are shared. */
+  withTexts(changes: readonly { index: number; text: string }[]): B;
+}
+
+/**
+ * Everything the gateway does differently per call kind. Adding a kind is a strategy here plus
+ * its entry in `KindTypes` (src/gateway/call.ts) and in `STRATEGIES` (kinds/index.ts).
+ */
+export interface KindStrategy<K extends CallKind> {
+  readonly kind: K;
+  /** Rules the body schema cannot say (a 400 naming the field). */
+  check(body: BodyOf<K>): void;
+  /** Every text the call sends: screened by content filters, counted for estimates. */
+  texts(body: BodyOf<K>): BodyTexts<BodyOf<K>>;
+  /** The output-token cap the request sets, for the budget reservation. */
+  maxOutputTokens(body: BodyOf<K>): number | null;
+  /** The canonical request for one upstream model. */
+  request(body: BodyOf<K>, upstreamModel: string): KindTypes[K]['request'];
+  send(
+    adapter: ProviderAdapter,
+    endpoint: ProviderEndpointConfig,
+    req: KindTypes[K]['request'],
+    ctx: CallContext,
+  ): Promise<KindTypes[K]['answer']>;
+  sendStream(
+    adapter: ProviderAdapter,
+    endpoint: ProviderEndpointConfig,
+    req: KindTypes[K]['request'],
+    ctx: CallContext,
+  ): Promise<AsyncIterable<KindTypes[K]['chunk']>>;
+  /** The finish reasons of an answer's first choice. */
+  finish(answer: KindTypes[K]['answer']): { reason: string | null; native: string | null };
+  /** The finish reason a chunk reports, if any. */
+  chunkFinish(chunk: KindTypes[K]['chunk']): string | null;
+  /**
+   * Appends the text a chunk streamed to the client. It is tokenised once, at the end, and only
+   * when the upstream never reported usage (a cut stream).
+   */
+  keepText(chunk: KindTypes[K]['chunk'], into: string[]): void;
+}

@@ -1,0 +1,143 @@
+import type { CallKind } from '../canonical/index.js';
+import type { Catalog } from '../catalog/index.js';
+import type { Clock } from '../domain/common/clock.js';
+import { randomHex } from '../domain/common/ids.js';
+import type { ApiType, Meter, Reservation } from '../domain/accounting/types.js';
+import type { KeyRecord } from '../domain/keys/types.js';
+import { noPresets, type AppliedPreset, type PresetResolver } from '../domain/presets/index.js';
+import {
+  planRoute,
+  refusalToError,
+  validateProviderPreferences,
+  type EndpointHealth,
+  type RouteCandidate,
+  type RouteRefusal,
+} from '../domain/routing/index.js';
+import { errors } from '../errors/index.js';
+import type { TextSegment } from '../filters/index.js';
+import type { CallPolicy, CallPolicyResolver } from './call-policy.js';
+import { screenRequest } from './content-scan.js';
+import { estimateCost } from './cost.js';
+import { STRATEGIES, type BodyOf, type KindStrategy } from './kinds/index.js';
+
+export interface PrepareDeps {
+  catalog: Catalog;
+  health: EndpointHealth;
+  meter: Meter;
+  policy: CallPolicyResolver;
+  presets?: PresetResolver;
+  /** Forward a request whose content filter threw instead of refusing it (default false: fail closed). */
+  filtersFailOpen?: boolean;
+  clock: Clock;
+}
+
+/** One model call after its policy, preset, routing plan, screening and budget reservation; not yet sent upstream. */
+export interface PreparedCall<K extends CallKind> {
+  kind: K;
+  strategy: KindStrategy<K>;
+  key: KeyRecord;
+  /** The body as sent upstream: preset merged, content filters' redactions applied. */
+  body: BodyOf<K>;
+  /** The texts of that body, as the content filters screened them (for a usage estimate). */
+  texts: readonly TextSegment[];
+  preset: AppliedPreset | null;
+  /** Content-filter flags (e.g. prompt injection) recorded on the generation and in a header. */
+  flags: string[];
+  candidates: readonly RouteCandidate[];
+  reservation: Reservation;
+  generationId: string;
+  requestId: string;
+  apiType: ApiType;
+  startedAt: number;
+  stream: boolean;
+}
+
+const newGenerationId = (): string => `gen-${Date.now()}-${randomHex(10)}`;
+
+/** Length of the texts joined by newlines, without building the string. */
+function promptChars(texts: readonly TextSegment[]): number {
+  let n = Math.max(0, texts.length - 1);
+  for (const t of texts) n += t.text.length;
+  return n;
+}
+
+/** A routing refusal as the client sees it; a guardrail rule's 403 also names the guardrails that set it. */
+function policyRefusal(refusal: RouteRefusal, policy: CallPolicy) {
+  const error = refusalToError(refusal);
+  if (refusal.kind === 'policy' && error.metadata !== null)
+    error.metadata.guardrail_ids = [...(policy.ruleSources[refusal.rule] ?? [])];
+  return error;
+}
+
+/**
+ * Accepts or refuses a call: preset merged, body rules, provider preferences, the key's
+ * guardrail policy, the routing plan narrowed by it, content filters, then the budget
+ * reservation. Throws a GatewayError (nothing reserved, nothing recorded) when refused.
+ */
+export async function prepareCall<K extends CallKind>(
+  deps: PrepareDeps,
+  input: { kind: K; body: BodyOf<K>; key: KeyRecord; requestId: string; apiType: ApiType },
+): Promise<PreparedCall<K>> {
+  const { kind, key } = input;
+  const strategy: KindStrategy<K> = STRATEGIES[kind];
+  const applied = await (deps.presets ?? noPresets).apply({ kind, key, body: input.body });
+  let body = applied.body;
+  strategy.check(body);
+  const prefs = validateProviderPreferences(body.provider ?? undefined);
+  if (!prefs.ok) {
+    const first = prefs.errors[0];
+    throw errors.invalidRequest(
+      `Invalid provider preferences: ${first?.field ?? 'provider'}: ${first?.message ?? 'invalid'}`,
+      { field: first?.field ?? 'provider', issues: prefs.errors },
+    );
+  }
+  if (body.model === undefined && body.models === undefined) {
+    throw errors.invalidRequest('model is required', { field: 'model' });
+  }
+  const policy = await deps.policy.resolve(key);
+  const plan = planRoute({
+    catalog: deps.catalog,
+    model: body.model,
+    models: body.models,
+    preferences: prefs.value,
+    policy: policy.routing,
+    // Only require_parameters looks at which parameters the request sets.
+    requestParameters: prefs.value.requireParameters ? setFields(body) : [],
+    health: deps.health,
+  });
+  if (!plan.ok) throw policyRefusal(plan.refusal, policy);
+  let flags: string[] = [];
+  let texts: readonly TextSegment[];
+  if (policy.filters !== null) {
+    const screened = screenRequest({ kind, body, filters: policy.filters, failOpen: deps.filtersFailOpen === true });
+    body = screened.body;
+    flags = screened.flags;
+    texts = screened.texts;
+  } else texts = strategy.texts(body).segments;
+  const estimate = estimateCost({
+    promptChars: promptChars(texts),
+    maxTokens: strategy.maxOutputTokens(body),
+    candidates: plan.candidates,
+  });
+  const reservation = await deps.meter.reserve(key, estimate, policy.budgets);
+  return {
+    kind,
+    strategy,
+    key,
+    body,
+    texts,
+    preset: applied.preset,
+    flags,
+    candidates: plan.candidates,
+    reservation,
+    generationId: newGenerationId(),
+    requestId: input.requestId,
+    apiType: input.apiType,
+    startedAt: deps.clock.now().getTime(),
+    stream: body.stream === true,
+  };
+}
+
+function setFields(body: Readonly<Record<string, unknown>>): string[] {
+  return Object.keys(body).filter((k) => body[k] !== undefined);
+}

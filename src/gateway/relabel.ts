@@ -1,0 +1,45 @@
+import type { CanonicalUsage } from '../canonical/index.js';
+import type { RouteCandidate } from '../domain/routing/index.js';
+import type { Relabelled } from './call.js';
+import { usageWithCost, type CallCost } from './cost.js';
+
+interface Labelled {
+  id: string;
+  model: string;
+  usage?: CanonicalUsage;
+}
+
+/**
+ * An upstream answer as the client sees it: our generation id, the catalog slug that served it,
+ * the provider's name (last), and usage with its cost. The answer's keys keep their places.
+ */
+export function relabelAnswer<T extends Labelled & { usage: CanonicalUsage }>(
+  value: T,
+  by: { generationId: string; candidate: RouteCandidate; cost: CallCost },
+): Relabelled<T> {
+  return {
+    ...value,
+    id: by.generationId,
+    model: by.candidate.model.slug,
+    provider: by.candidate.provider.name,
+    usage: usageWithCost(value.usage, by.cost),
+  };
+}
+
+/**
+ * The same for a stream event, in place: each chunk is a fresh object the adapter keeps no
+ * reference to (ProviderAdapter.chatStream), so it is changed rather than copied; the JSON is the
+ * same (keys keep their places, provider last). `cost` is given with the chunk that carries usage.
+ */
+export function relabelChunk<T extends Labelled>(
+  chunk: T,
+  by: { generationId: string; candidate: RouteCandidate },
+  cost: CallCost | null,
+): Relabelled<T> {
+  const out: Relabelled<T> = chunk;
+  out.id = by.generationId;
+  out.model = by.candidate.model.slug;
+  out.provider = by.candidate.provider.name;
+  if (out.usage !== undefined && cost !== null) out.usage = usageWithCost(out.usage, cost);
+  return out;
+}

@@ -1,0 +1,35 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { CallKind } from '../canonical/index.js';
+import type { Gateway } from '../gateway/gateway.js';
+import { abortOnDisconnect } from './client-abort.js';
+import type { Codec } from './codecs/codec.js';
+import { JsonSink } from './sinks/json-sink.js';
+import { SseSink, type StreamTiming } from './sinks/sse-sink.js';
+
+export interface ModelCallOptions extends StreamTiming {
+  gateway: Gateway;
+}
+
+/**
+ * The edge of every model-call route: decode the validated body with the route's codec, run the
+ * call, and answer through a JSON or SSE sink in the codec's format. A refusal before the call
+ * was accepted rejects (the error handler renders it); everything after is the sink's.
+ */
+export async function serveModelCall<K extends CallKind, Body>(
+  codec: Codec<K, Body>,
+  options: ModelCallOptions,
+  request: FastifyRequest & { body: Body },
+  reply: FastifyReply,
+): Promise<FastifyReply> {
+  const { kind, body } = codec.decode(request.body);
+  await options.gateway.run({
+    kind,
+    body,
+    key: request.principal,
+    requestId: request.id,
+    apiType: codec.apiType,
+    signal: abortOnDisconnect(reply),
+    open: (call) => (call.stream ? new SseSink(reply, codec, call, options) : new JsonSink(reply, codec, call)),
+  });
+  return reply;
+}

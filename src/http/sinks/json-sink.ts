@@ -1,0 +1,40 @@
+import type { FastifyReply } from 'fastify';
+import type { CallKind } from '../../canonical/index.js';
+import type { GatewayError } from '../../errors/index.js';
+import type { AcceptedCall, AnswerOf, CallSink } from '../../gateway/call.js';
+import type { Codec } from '../codecs/codec.js';
+import { callHeaders } from './call-headers.js';
+
+/**
+ * A non-streamed answer: the call's headers at once, then the encoded answer as the reply. An
+ * error is rethrown, so the one error handler renders the envelope (the call's headers stay).
+ */
+export class JsonSink<K extends CallKind> implements CallSink<K> {
+  constructor(
+    private readonly reply: FastifyReply,
+    private readonly codec: Codec<K, never>,
+    call: AcceptedCall,
+  ) {
+    reply.headers(callHeaders(call));
+  }
+
+  answer(value: AnswerOf<K>): void {
+    void this.reply.send(this.codec.answer(value));
+  }
+
+  begin(): void {
+    throw new Error('JsonSink: not a stream');
+  }
+
+  chunk(): undefined {
+    throw new Error('JsonSink: not a stream');
+  }
+
+  fail(error: GatewayError): undefined {
+    throw error;
+  }
+
+  end(): void {
+    // The reply was sent by answer() or by the error handler.
+  }
+}
