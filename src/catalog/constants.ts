@@ -1,34 +1,7 @@
 import type { Quantization, ZdrVendor, ZdrVendorConfig } from './types.js';
 
-/** Every parameter name of OpenRouter's Model.supported_parameters enum. */
-export const KNOWN_PARAMETERS: readonly string[] = Object.freeze([
-  'temperature',
-  'top_p',
-  'top_k',
-  'min_p',
-  'top_a',
-  'frequency_penalty',
-  'presence_penalty',
-  'repetition_penalty',
-  'max_tokens',
-  'max_completion_tokens',
-  'logit_bias',
-  'logprobs',
-  'top_logprobs',
-  'prediction',
-  'seed',
-  'response_format',
-  'structured_outputs',
-  'stop',
-  'tools',
-  'tool_choice',
-  'parallel_tool_calls',
-  'include_reasoning',
-  'reasoning',
-  'reasoning_effort',
-  'web_search_options',
-  'verbosity',
-]);
+/** Every name a model's `supported_parameters` may list (declared with the request schema). */
+export { KNOWN_PARAMETERS } from '../canonical/index.js';
 
 /** Default `supported_parameters` of a model: what an OpenAI-style chat endpoint commonly takes. */
 export const DEFAULT_SUPPORTED_PARAMETERS: readonly string[] = Object.freeze([
