@@ -43,8 +43,8 @@ export function estimateTokens(text: string): number {
 let counter: ((text: string) => number) | null = null;
 
 /**
- * The o200k_base encoder is loaded on first use, not at start: its rank tables add ~25–55 MB
- * of resident memory, and with upstreams that report usage (the normal case) it is never
+ * The o200k_base encoder is loaded on first use, not at start: its rank tables add tens of MB
+ * of resident memory (docs/performance.md), and with upstreams that report usage (the normal case) it is never
  * needed. Loaded synchronously (the package's CommonJS build) so counting stays synchronous.
  */
 function tokenCounter(): (text: string) => number {

@@ -1,5 +1,4 @@
 import { estimatedUsage, type CallKind, type CanonicalUsage } from '../canonical/index.js';
-import type { Catalog } from '../catalog/index.js';
 import type { GenerationRecord } from '../domain/accounting/types.js';
 import type { RouteCandidate } from '../domain/routing/index.js';
 import { errors, isGatewayError, type GatewayError } from '../errors/index.js';
@@ -44,10 +43,6 @@ const NO_COST: CallCost = { prompt: 0, completion: 0, total: 0 };
  */
 export class Gateway {
   constructor(private readonly deps: GatewayDeps) {}
-
-  get catalog(): Catalog {
-    return this.deps.catalog;
-  }
 
   /**
    * Runs one model call. Rejects with a GatewayError when the call is refused before it is

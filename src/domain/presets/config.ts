@@ -36,7 +36,7 @@ function textOf(content: unknown): string {
 }
 
 /**
- * Splits a chat-completions body into a preset version: the preset fields (reference §4.1) and
+ * Splits a chat-completions body into a preset version: the preset fields (PRESET_FIELDS) and
  * the system prompt (the text of its system messages, joined by a blank line; "" when none).
  * Everything else (messages, stream, user …) is dropped silently.
  */

@@ -7,7 +7,7 @@ function isRecord(value: unknown): value is Record<string, unknown> {
 }
 
 /**
- * Identity of a tool for the union (reference §4.3): function tools by function name, tools
+ * Identity of a tool for the union: function tools by function name, tools
  * whose parameters carry a name (advisor, subagent) by type and that name, every other server
  * tool is a singleton per type.
  */
@@ -44,7 +44,7 @@ export function unionTools(presetTools: readonly unknown[], requestTools: readon
 }
 
 /**
- * The body a model call runs with (reference §4.3, decisions.md): the preset config shallowly
+ * The body a model call runs with: the preset config shallowly
  * under the request (a field the request sends, null included, wins), tools unioned, and the
  * system prompt prepended as a system message. Config values are copied, so the cached preset is
  * never shared with (or changed by) a call.

@@ -32,7 +32,7 @@ export interface PresetReference {
 }
 
 /**
- * Finds the preset a model-call body references, in one of the three forms (reference §4.3):
+ * Finds the preset a model-call body references, in one of the three forms:
  * `"model": "@preset/slug"`, `"preset": "slug"`, `"model": "author/model@preset/slug"`.
  * Null when the body references none. Malformed or contradicting references are a 400.
  */

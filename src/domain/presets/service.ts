@@ -18,7 +18,7 @@ export interface PresetServiceDeps {
   changed(presetId: string): Promise<void>;
 }
 
-/** PATCH /presets/{slug} (decisions.md): every field optional. */
+/** PATCH /presets/{slug}: every field optional. */
 export interface PresetUpdate {
   name?: string;
   description?: string | null;
@@ -30,7 +30,7 @@ export interface PresetUpdate {
 const notFound = (slug: string) => errors.notFound(`Preset ${slug} not found`);
 const VERSION = /^[1-9][0-9]{0,8}$/;
 
-/** Presets and their versions (seed §2.5, §4.6; reference §4), always within one workspace. */
+/** Presets and their versions (docs/presets.md), always within one workspace. */
 export class PresetService {
   constructor(private readonly deps: PresetServiceDeps) {}
 
@@ -79,7 +79,7 @@ export class PresetService {
   }
 
   /**
-   * POST /presets/{slug}/chat/completions (reference §4.1): keeps the body's preset fields and
+   * POST /presets/{slug}/chat/completions: keeps the body's preset fields and
    * system prompt as a new version, creating the preset (name = slug) when the workspace has none
    * by that slug, and designates the new version. Status, name and description stay as they are.
    */

@@ -1,10 +1,10 @@
 import type { Page, PageResult } from '../common/page.js';
 
-/** Seed §2.5 leaves the values open; decisions.md fixes them to these two. */
+/** An archived preset keeps its versions but cannot be used by model calls. */
 export type PresetStatus = 'active' | 'archived';
 export const PRESET_STATUSES: readonly PresetStatus[] = ['active', 'archived'];
 
-/** The stored request fields of one version (free-form object on the wire, reference §4.2). */
+/** The stored request fields of one version (a free-form object on the wire). */
 export type PresetConfig = Record<string, unknown>;
 
 export interface PresetRecord {
@@ -36,7 +36,7 @@ export interface PresetVersionRecord {
   updatedAt: string;
 }
 
-/** A preset with its designated version inline (seed §4.6). */
+/** A preset with its designated version inline. */
 export interface ResolvedPreset {
   preset: PresetRecord;
   version: PresetVersionRecord | null;
@@ -56,7 +56,7 @@ export interface PresetRepository {
   findBySlug(workspaceId: string, slug: string): Promise<PresetRecord | null>;
   /** The preset and its designated version in one read (model calls, GET /presets/{slug}). */
   findResolved(workspaceId: string, slug: string): Promise<ResolvedPreset | null>;
-  /** Most recently updated first (reference §4.1). */
+  /** Most recently updated first. */
   list(workspaceId: string, page: Page): Promise<PageResult<PresetRecord>>;
   /**
    * Hands out the next version number of the preset atomically (an UPDATE … RETURNING on the
@@ -66,7 +66,7 @@ export interface PresetRepository {
   insertVersion(version: PresetVersionRecord): Promise<PresetVersionRecord>;
   findVersion(presetId: string, version: number): Promise<PresetVersionRecord | null>;
   findVersionById(id: string): Promise<PresetVersionRecord | null>;
-  /** Ascending by version number (reference §4.1). */
+  /** Ascending by version number. */
   listVersions(presetId: string, page: Page): Promise<PageResult<PresetVersionRecord>>;
   update(id: string, patch: PresetPatch, now: string): Promise<PresetRecord | null>;
 }

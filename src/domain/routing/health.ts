@@ -14,7 +14,7 @@ export type BreakerState = 'closed' | 'open' | 'half_open';
 export interface HealthOptions {
   /** Failures in the window that open the breaker. Default 3. */
   readonly failureThreshold?: number;
-  /** Window in which those failures must fall. Default 30 000 ms (the reference's "last 30 s"). */
+  /** Window in which those failures must fall. Default 30 000 ms. */
   readonly failureWindowMs?: number;
   /** How long an open breaker stays open. Default 30 000 ms. */
   readonly cooldownMs?: number;

@@ -1,8 +1,8 @@
 /**
  * Maps a routing refusal to the gateway error the client sees:
  *   missing_model → 400, unknown_model → 404, policy → 403 (guardrail rule named),
- *   preference → 404 (reference §8: "no endpoints left after filtering"), no_endpoints → 503.
- * `metadata.availability_code` carries the reference's availability codes.
+ *   preference → 404 (no endpoints left after filtering), no_endpoints → 503.
+ * `metadata.availability_code` carries OpenRouter's availability codes.
  */
 import { type GatewayError, errors } from '../../errors/index.js';
 import type { PreferenceRule, RouteRefusal } from './types.js';

@@ -1,6 +1,5 @@
 /**
- * Types of endpoint selection for one request: the validated `provider` preferences (reference
- * §6.3), the guardrail policy computed elsewhere, the ordered candidates, and the refusal that
+ * Types of endpoint selection for one request: the validated `provider` preferences, the guardrail policy computed elsewhere, the ordered candidates, and the refusal that
  * names the rule that removed every candidate.
  */
 import type {

@@ -1,5 +1,5 @@
 /**
- * Validates the request's `provider` object (reference §6.3; additionalProperties false, so an
+ * Validates the request's `provider` object (additionalProperties false, so an
  * unknown key is an error). Every error names its field (`provider.max_price.prompt`) so the
  * route can answer 400 with it.
  */

@@ -18,7 +18,11 @@ export interface Codec<K extends CallKind, Body> {
   /** Writes one stream event; returns a promise only under backpressure. */
   chunk(writer: SseWriter, chunk: ChunkOf<K>): Promise<void> | undefined;
   /** Writes an error that happened after the stream started, in-band. */
-  streamError(writer: SseWriter, error: GatewayError, at: { call: AcceptedCall; model: string }): Promise<void> | undefined;
+  streamError(
+    writer: SseWriter,
+    error: GatewayError,
+    at: { call: AcceptedCall; model: string },
+  ): Promise<void> | undefined;
   /** Ends the stream (e.g. `data: [DONE]`). */
   endStream(writer: SseWriter): void;
 }

@@ -16,7 +16,12 @@ function errorEvent(call: AcceptedCall, model: string, error: GatewayError): str
           error: payload,
           choices: [{ index: 0, delta: { content: '' }, finish_reason: 'error' }],
         }
-      : { ...base, object: 'text_completion', error: payload, choices: [{ index: 0, text: '', finish_reason: 'error' }] },
+      : {
+          ...base,
+          object: 'text_completion',
+          error: payload,
+          choices: [{ index: 0, text: '', finish_reason: 'error' }],
+        },
   );
 }
 

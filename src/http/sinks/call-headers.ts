@@ -4,7 +4,6 @@ import { GENERATION_ID_HEADER } from '../../observability/request-log.js';
 /** Names of the `flag` content filters that matched the request, comma-separated (absent when none). */
 export const CONTENT_FLAGS_HEADER = 'x-switchyard-content-flags';
 
-
 /** Headers every answer of an accepted call carries, JSON and SSE alike. */
 export function callHeaders(call: AcceptedCall): Record<string, string> {
   const headers: Record<string, string> = { 'x-request-id': call.requestId, [GENERATION_ID_HEADER]: call.generationId };
