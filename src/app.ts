@@ -23,7 +23,7 @@ import { metricsRoute } from './http/routes/metrics.js';
 import { installHttpMetrics } from './observability/metrics.js';
 import { CALL_LOG_MSG, callLogLine } from './observability/call-log.js';
 import { asyncStdout, type BatchedLogDestination } from './observability/log-destination.js';
-import { RequestLogController } from './observability/request-log.js';
+import { RequestLogController } from './http/request-log.js';
 import type { App } from './http/types.js';
 import type { Services } from './services.js';
 

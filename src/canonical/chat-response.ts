@@ -20,8 +20,8 @@ export interface CanonicalLogprobs {
 export interface CanonicalChoice {
   index: number;
   message: CanonicalAssistantMessage;
-  /** Open on the wire (response enums may grow); null when unknown. */
-  finish_reason: FinishReason | string | null;
+  /** Usually a `FinishReason`, but open on the wire (upstreams add their own); null when unknown. */
+  finish_reason: string | null;
   /** The upstream's raw reason (e.g. Anthropic `end_turn`), when it differs. */
   native_finish_reason?: string | null;
   logprobs?: CanonicalLogprobs | null;

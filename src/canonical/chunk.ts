@@ -1,5 +1,4 @@
 import type { ReasoningDetail } from './messages.js';
-import type { FinishReason } from './chat-response.js';
 import type { CanonicalUsage } from './usage.js';
 
 export interface ToolCallDelta {
@@ -21,7 +20,8 @@ export interface CanonicalDelta {
 export interface CanonicalChunkChoice {
   index: number;
   delta: CanonicalDelta;
-  finish_reason: FinishReason | string | null;
+  /** Usually a `FinishReason`; open, since upstreams add their own. */
+  finish_reason: string | null;
   native_finish_reason?: string | null;
   logprobs?: unknown;
 }

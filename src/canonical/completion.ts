@@ -1,6 +1,5 @@
 import { splitRequestFields } from './chat-request.js';
 import { TYPED_COMPLETION_FIELDS, type CompletionRequestBody, type SamplingParameters } from './request-schema.js';
-import type { FinishReason } from './chat-response.js';
 import type { CanonicalUsage } from './usage.js';
 
 /** Legacy `POST /completions`. `model` is the upstream name. */
@@ -14,7 +13,8 @@ export interface CanonicalCompletionRequest extends SamplingParameters {
 export interface CanonicalCompletionChoice {
   text: string;
   index: number;
-  finish_reason: FinishReason | string | null;
+  /** Usually a `FinishReason`; open, since upstreams add their own. */
+  finish_reason: string | null;
   logprobs?: unknown;
 }
 

@@ -47,7 +47,7 @@ export function createPresetService(options: PresetModuleOptions): PresetService
     workspaces: options.workspaces,
     catalog: options.catalog,
     clock: options.clock,
-    transaction: options.transaction,
+    transaction: (fn) => options.transaction(fn),
     changed: async (presetId) => {
       cache.invalidate(presetId);
       try {

@@ -1,5 +1,5 @@
 import { ChatRequestSchema, CompletionRequestSchema } from '../../canonical/index.js';
-import { markModelCallScope } from '../../observability/request-log.js';
+import { markModelCallScope } from '../request-log.js';
 import { chatCompletionsCodec, completionsCodec } from '../codecs/openai.js';
 import { errorResponses } from '../schemas/common.js';
 import { serveModelCall, type ModelCallOptions } from '../serve-model-call.js';

@@ -1,5 +1,5 @@
 import type { AcceptedCall } from '../../gateway/call.js';
-import { GENERATION_ID_HEADER } from '../../observability/request-log.js';
+import { GENERATION_ID_HEADER } from '../request-log.js';
 
 /** Names of the `flag` content filters that matched the request, comma-separated (absent when none). */
 export const CONTENT_FLAGS_HEADER = 'x-switchyard-content-flags';

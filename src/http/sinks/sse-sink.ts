@@ -28,7 +28,7 @@ export class SseSink<K extends CallKind> implements CallSink<K> {
     timing: StreamTiming,
   ) {
     const headers = callHeaders(call);
-    // Also on the reply, though it is taken over: they mark it as an accepted call's (request-log.ts).
+    // Also on the reply, though it is taken over: they mark it as an accepted call's (src/http/request-log.ts).
     reply.headers(headers);
     this.writer = new SseWriter(reply.raw, { ...timing, headers });
     reply.hijack();

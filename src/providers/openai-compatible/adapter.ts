@@ -5,7 +5,6 @@ import type {
   CanonicalCompletionChunk,
   CanonicalCompletionRequest,
   CanonicalCompletionResponse,
-  CanonicalUsage,
 } from '../../canonical/index.js';
 import { estimatedUsage, parseOpenAiUsage } from '../../canonical/index.js';
 import {

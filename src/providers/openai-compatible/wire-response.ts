@@ -9,7 +9,6 @@ import {
   type CanonicalChunkChoice,
   type CanonicalCompletionChoice,
   type CanonicalDelta,
-  type CanonicalUsage,
   type ChatMessage,
   type MessageContent,
   type ReasoningDetail,
