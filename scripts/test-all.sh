@@ -115,6 +115,12 @@ else
 fi
 phase_done "npm dependencies"
 
+# --- lint, import boundaries and formatting: a violation fails the build like a failing test ---
+phase "lint and format"
+npm run lint
+npm run format:check
+phase_done "lint and format"
+
 # --- build and test ---
 phase "npm test"
 npm test
