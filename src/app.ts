@@ -20,7 +20,7 @@ import { catalogRoutes } from './http/routes/catalog.js';
 import { modelCallRoutes } from './http/routes/model-calls.js';
 import { generationRoute } from './http/routes/generation.js';
 import { metricsRoute } from './http/routes/metrics.js';
-import { installHttpMetrics } from './observability/metrics.js';
+import { installHttpMetrics } from './http/plugins/http-metrics.js';
 import { CALL_LOG_MSG, callLogLine } from './observability/call-log.js';
 import { asyncStdout, type BatchedLogDestination } from './observability/log-destination.js';
 import { RequestLogController } from './http/request-log.js';

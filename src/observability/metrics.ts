@@ -1,4 +1,3 @@
-import type { FastifyInstance, FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
 import { Counter, Gauge, Registry } from 'prom-client';
 import { SeriesCounter, SeriesHistogram, type CounterSeries, type HistogramSeries } from './series.js';
 
@@ -231,33 +230,8 @@ function positive(n: number | undefined): n is number {
   return n !== undefined && Number.isFinite(n) && n > 0;
 }
 
-function recordHttp(series: HttpSeries, seconds: number): void {
+/** Counts one HTTP answer and observes its duration (a non-finite or negative duration is not observed). */
+export function recordHttp(series: HttpSeries, seconds: number): void {
   series.requests.inc();
   if (Number.isFinite(seconds) && seconds >= 0) series.duration.observe(seconds);
-}
-
-type OnResponse = (request: FastifyRequest, reply: FastifyReply, done: () => void) => void;
-
-/**
- * Records HTTP metrics for every route registered after it, and for requests that matched none.
- * The route label is the route pattern (e.g. `/api/v1/keys/:hash`), never the raw URL: each
- * route gets its own `onResponse` hook that knows its pattern (reading `request.routeOptions`
- * builds a dozen-field object per request), and one instance-wide hook counts the 404s.
- */
-export function installHttpMetrics(app: FastifyInstance, metrics: Metrics): void {
-  app.addHook('onRoute', (route: RouteOptions) => {
-    const pattern = route.url;
-    const hook: OnResponse = (request, reply, done) => {
-      recordHttp(metrics.httpSeries(pattern, request.method, reply.statusCode), reply.elapsedTime / 1000);
-      done();
-    };
-    const existing = route.onResponse;
-    // A new array: the GET's options are copied for its HEAD route, which gets its own hook.
-    route.onResponse = existing === undefined ? [hook] : [...(Array.isArray(existing) ? existing : [existing]), hook];
-  });
-  app.addHook('onResponse', (request: FastifyRequest, reply: FastifyReply, done: () => void) => {
-    if (request.is404)
-      recordHttp(metrics.httpSeries(UNMATCHED_ROUTE, request.method, reply.statusCode), reply.elapsedTime / 1000);
-    done();
-  });
 }

@@ -2,7 +2,8 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import Fastify from 'fastify';
 import { callLogLine } from '../../src/observability/call-log.js';
-import { Metrics, UNMATCHED_ROUTE, installHttpMetrics } from '../../src/observability/metrics.js';
+import { Metrics, UNMATCHED_ROUTE } from '../../src/observability/metrics.js';
+import { installHttpMetrics } from '../../src/http/plugins/http-metrics.js';
 import { generation } from './fixtures.js';
 
 const NAMES = [
