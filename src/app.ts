@@ -21,6 +21,12 @@ import { modelCallRoutes } from './http/routes/model-calls.js';
 import { generationRoute } from './http/routes/generation.js';
 import { metricsRoute } from './http/routes/metrics.js';
 import { installHttpMetrics } from './http/plugins/http-metrics.js';
+import { analyticsReadRoutes } from './http/routes/analytics.js';
+import { consoleAnalyticsRoutes } from './http/routes/console-analytics.js';
+import { consoleSessionRoutes } from './http/routes/console-session.js';
+import { registerConsole } from './http/console/static.js';
+import type { CookieSecure } from './http/console/cookie.js';
+import { installApiHeaders } from './http/plugins/security-headers.js';
 import { CALL_LOG_MSG, callLogLine } from './observability/call-log.js';
 import { asyncStdout, type BatchedLogDestination } from './observability/log-destination.js';
 import { RequestLogController } from './http/request-log.js';
@@ -37,6 +43,8 @@ export interface BuildAppOptions {
   extensions?: AppExtension[];
   streamKeepAliveAfterMs?: number;
   streamKeepAliveEveryMs?: number;
+  /** The web console: built files (default web/dist) and the session cookie's `Secure` rule. */
+  console?: { dir: string | null; cookieSecure: CookieSecure };
 }
 
 export interface AppExtension {
@@ -107,7 +115,13 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
       openapi: '3.1.0',
       info: { title: 'Switchyard', version: '1.0.0', description: 'Self-hosted, OpenRouter-compatible model gateway' },
       servers: [{ url: API_PREFIX }],
-      components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } } },
+      components: {
+        securitySchemes: {
+          bearer: { type: 'http', scheme: 'bearer' },
+          // With the X-CSRF-Token header of the session; never accepted on model calls.
+          consoleSession: { type: 'apiKey', in: 'cookie', name: 'switchyard_session' },
+        },
+      },
       security: [{ bearer: [] }],
     },
     transform: ({ schema, url }) => ({
@@ -117,14 +131,19 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   });
 
   healthRoutes(app, services);
+  const consoleOptions = options.console ?? { dir: null, cookieSecure: 'auto' };
+  await registerConsole(app, consoleOptions.dir);
   await app.register(
     async (api: App) => {
+      installApiHeaders(api);
       api.get('/openapi.json', { schema: { hide: true } }, () => app.swagger());
+      // Console sessions stand for their management key in every scope but model calls ('api').
       const scope = (level: AppExtension['level'], register: (scoped: App) => void) =>
         api.register(async (scoped: App) => {
-          if (level !== 'public') requireKey(scoped, services.authenticator, level);
+          if (level !== 'public') requireKey(scoped, services.authenticator, level, services.consoleSessions);
           register(scoped);
         });
+      await scope('public', (s) => consoleSessionRoutes(s, services, consoleOptions.cookieSecure));
       await scope('management', (s) => {
         keyManagementRoutes(s, services);
         metricsRoute(s, services.metrics);
@@ -132,11 +151,13 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
         workspaceRoutes(s, services);
         guardrailRoutes(s, services);
         presetWriteRoutes(s, services.presets);
+        consoleAnalyticsRoutes(s, services);
       });
       await scope('any', (s) => {
         currentKeyRoute(s, services);
         catalogRoutes(s, services.catalog);
         presetReadRoutes(s, services.presets);
+        analyticsReadRoutes(s, services);
       });
       await scope('api', (s) => {
         modelCallRoutes(s, {

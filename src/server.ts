@@ -66,6 +66,7 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
       ledgerFlushMs: config.ledgerFlushMs,
       filtersFailOpen: config.filtersFailOpen,
       log,
+      console: config.console,
     });
     await changeFeed.start();
     const boot = await bootstrap(services, { managementKey: config.managementKey, ownerEmail: config.ownerEmail });
@@ -79,6 +80,7 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
       extensions: options.extensions,
       streamKeepAliveAfterMs: config.streamKeepAliveAfterMs,
       streamKeepAliveEveryMs: config.streamKeepAliveEveryMs,
+      console: { dir: config.console.dir, cookieSecure: config.console.cookieSecure },
     });
     for (const warning of warnings) app.log.warn({ warning }, 'catalog');
     logLine = (msg, err) => app.log.warn(err === undefined ? {} : { err: errorSummary(err) }, msg);

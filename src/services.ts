@@ -20,6 +20,9 @@ import { registerCoherenceMetrics } from './observability/coherence-metrics.js';
 import type { ChangeFeed } from './domain/common/changes.js';
 import { LocalChangeFeed } from './store/change-feed.js';
 import type { GenerationRecord } from './domain/accounting/types.js';
+import { ConsoleSessions } from './domain/console/sessions.js';
+import { FailureThrottle } from './domain/common/failure-throttle.js';
+import { AnalyticsService } from './domain/analytics/service.js';
 
 export interface CallLogSink {
   write(generation: GenerationRecord): void;
@@ -48,6 +51,13 @@ export interface Services {
   changeFeed: ChangeFeed;
   /** Where the one structured line per model call goes; the app points it at its logger. */
   callLog: CallLogSink;
+  /** Per-endpoint circuit breakers and latency of this process. */
+  health: EndpointHealth;
+  /** Web console sign-in sessions and the per-address throttle of failed sign-ins. */
+  consoleSessions: ConsoleSessions;
+  signInThrottle: FailureThrottle;
+  /** Reads for `/activity`, `/generations` and the console's overview. */
+  analytics: AnalyticsService;
   /** Flushes the ledger and closes upstream pools (the store is closed by its owner). */
   close(): Promise<void>;
 }
@@ -64,6 +74,8 @@ export interface ServiceOptions {
   ledgerFlushMs?: number;
   filtersFailOpen?: boolean;
   log?: (msg: string, err?: unknown) => void;
+  /** Console sessions: idle expiry and the failed sign-in throttle (defaults: 12 h; 10 per 15 min). */
+  console?: { sessionIdleMs: number; signInMaxFailures: number; signInWindowMs: number };
 }
 
 export function createServices(options: ServiceOptions): Services {
@@ -167,6 +179,26 @@ export function createServices(options: ServiceOptions): Services {
     metrics,
     changeFeed,
     callLog,
+    health,
+    consoleSessions: new ConsoleSessions({
+      sessions: store.consoleSessions,
+      keys: authenticator,
+      clock,
+      idleMs: options.console?.sessionIdleMs ?? 12 * 3_600_000,
+    }),
+    signInThrottle: new FailureThrottle({
+      clock,
+      maxFailures: options.console?.signInMaxFailures ?? 10,
+      windowMs: options.console?.signInWindowMs ?? 15 * 60_000,
+    }),
+    analytics: new AnalyticsService({
+      analytics: store.analytics,
+      ledger: store.ledger,
+      usage: meter.usageReader,
+      catalog,
+      health,
+      clock,
+    }),
     close: async () => {
       await meter.close();
       await providers.close();

@@ -1,3 +1,4 @@
+import { ConsoleConfigError, loadConsoleConfig, type ConsoleConfig } from './console-env.js';
 /**
  * The process environment, read once at start and passed down (never read elsewhere).
  * Names are the product's contract (README, Configuration): never rename one.
@@ -24,9 +25,19 @@ export interface ServerConfig {
   filtersFailOpen: boolean;
   /** Old-generation growth between full GCs, percent (heap-tuning.ts); 0 keeps V8's heuristics. */
   heapGrowthPercent: number;
+  /** The web console: session cookie, idle expiry, sign-in throttle, built files. */
+  console: ConsoleConfig;
 }
 
 export class ConfigError extends Error {}
+
+function consoleConfig(env: NodeJS.ProcessEnv): ConsoleConfig {
+  try {
+    return loadConsoleConfig(env);
+  } catch (error) {
+    throw error instanceof ConsoleConfigError ? new ConfigError(error.message) : error;
+  }
+}
 
 function flag(env: NodeJS.ProcessEnv, name: string): boolean {
   const raw = (env[name] ?? '').trim().toLowerCase();
@@ -70,5 +81,6 @@ export function loadServerConfig(env: NodeJS.ProcessEnv): ServerConfig {
     ledgerFlushMs: integer(env, 'SWITCHYARD_LEDGER_FLUSH_MS', 250, 10, 60_000),
     filtersFailOpen: flag(env, 'SWITCHYARD_FILTERS_FAIL_OPEN'),
     heapGrowthPercent: integer(env, 'SWITCHYARD_HEAP_GROWTH_PERCENT', 0, 0, 1000),
+    console: consoleConfig(env),
   };
 }

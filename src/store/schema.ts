@@ -7,6 +7,7 @@ import type { Generated } from 'kysely';
 import type { AccountingTables } from './schema-accounting.js';
 import type { GuardrailTables } from './schema-guardrails.js';
 import type { PresetTables } from './schema-presets.js';
+import type { ConsoleTables } from './schema-console.js';
 
 export interface MembersTable {
   id: string;
@@ -72,7 +73,7 @@ export interface StoreMetaTable {
   id?: Generated<number>;
 }
 
-export interface Database extends AccountingTables, GuardrailTables, PresetTables {
+export interface Database extends AccountingTables, GuardrailTables, PresetTables, ConsoleTables {
   members: MembersTable;
   workspaces: WorkspacesTable;
   workspace_members: WorkspaceMembersTable;

@@ -5,6 +5,8 @@ import type { KeyRepository } from '../domain/keys/types.js';
 import type { MemberRepository } from '../domain/members/types.js';
 import type { PresetRepository } from '../domain/presets/types.js';
 import type { WorkspaceRepository } from '../domain/workspaces/types.js';
+import type { ConsoleSessionRepository } from '../domain/console/types.js';
+import type { AnalyticsRepository } from '../domain/analytics/types.js';
 import { migrationProvider } from './migrations/index.js';
 import { openPostgres } from './postgres/connect.js';
 import { postgresBatchWriter } from './postgres/ledger-writer.js';
@@ -15,6 +17,8 @@ import type { BatchWriter } from './repositories/ledger-rows.js';
 import { createMemberRepository } from './repositories/members.js';
 import { createPresetRepository } from './repositories/presets.js';
 import { createWorkspaceRepository } from './repositories/workspaces.js';
+import { createConsoleSessionRepository } from './repositories/console-sessions.js';
+import { createAnalyticsRepository } from './repositories/analytics.js';
 import type { Database } from './schema.js';
 import { openSqlite } from './sqlite/connect.js';
 import { sqliteBatchWriter } from './sqlite/ledger-writer.js';
@@ -30,6 +34,8 @@ export interface Repositories {
   ledger: LedgerRepository;
   guardrails: GuardrailRepository;
   presets: PresetRepository;
+  consoleSessions: ConsoleSessionRepository;
+  analytics: AnalyticsRepository;
 }
 
 export interface Store extends Repositories {
@@ -55,6 +61,8 @@ function repositories(db: Kysely<Database>, writeBatch?: BatchWriter): Repositor
     ledger: createLedgerRepository(db, writeBatch),
     guardrails: createGuardrailRepository(db),
     presets: createPresetRepository(db),
+    consoleSessions: createConsoleSessionRepository(db),
+    analytics: createAnalyticsRepository(db),
   };
 }
 

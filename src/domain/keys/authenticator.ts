@@ -57,8 +57,15 @@ export class KeyAuthenticator {
     this.now = options.monotonicNow ?? (() => performance.now());
   }
 
-  async authenticate(token: string): Promise<KeyRecord> {
-    const digest = digestToken(token);
+  authenticate(token: string): Promise<KeyRecord> {
+    return this.authenticateDigest(digestToken(token));
+  }
+
+  /**
+   * The same decision for a token known only by its digest (a console session holds its key's
+   * digest, never the key): a rotated key no longer has this digest, so the answer is 401.
+   */
+  async authenticateDigest(digest: string): Promise<KeyRecord> {
     const record = await this.resolve(digest);
     if (record === null || !digestsEqual(record.tokenDigest, digest)) throw errors.invalidAuth('Invalid API key');
     if (record.disabled) throw errors.invalidAuth('This key is disabled');

@@ -2,6 +2,8 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { errors } from '../../errors/index.js';
 import type { KeyAuthenticator } from '../../domain/keys/authenticator.js';
 import type { KeyKind, KeyRecord } from '../../domain/keys/types.js';
+import type { ConsoleSessions } from '../../domain/console/sessions.js';
+import { CSRF_HEADER, sessionCookie } from '../console/cookie.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -35,13 +37,48 @@ function admits(level: AuthLevel, kind: KeyKind): boolean {
 }
 
 /**
- * Makes `scope` an authenticated scope: every route registered in it requires a key of the
- * given level. Handlers never check keys themselves.
+ * The management key behind a console session cookie, for a request without an Authorization
+ * header; null when there is no session cookie. The cookie counts only with the session's
+ * anti-CSRF header (403 otherwise), and only where `requireKey` passes `sessions`.
  */
-export function requireKey(scope: FastifyInstance, authenticator: KeyAuthenticator, level: AuthLevel): void {
+function sessionKey(request: FastifyRequest, sessions: ConsoleSessions): Promise<KeyRecord> | null {
+  if (request.headers.authorization !== undefined) return null;
+  const token = sessionCookie(request);
+  if (token === undefined) return null;
+  const header = request.headers[CSRF_HEADER];
+  if (!sessions.csrfMatches(token, typeof header === 'string' ? header : undefined))
+    return Promise.reject(
+      errors.forbidden('CSRF token missing or invalid: send the X-CSRF-Token header of your session'),
+    );
+  return sessions.resume(token).then((session) => session.key);
+}
+
+/**
+ * Makes `scope` an authenticated scope: every route registered in it requires a key of the
+ * given level. Handlers never check keys themselves. With `sessions`, a console session (cookie
+ * plus anti-CSRF header) stands for its management key; model-call scopes never pass it.
+ */
+export function requireKey(
+  scope: FastifyInstance,
+  authenticator: KeyAuthenticator,
+  level: AuthLevel,
+  sessions?: ConsoleSessions,
+): void {
   scope.decorateRequest('principal', null as unknown as KeyRecord);
   // Callback style: one promise per request (the authenticator's), not a second for an async hook.
   scope.addHook('onRequest', (request: FastifyRequest, _reply: FastifyReply, done: (error?: Error) => void) => {
+    const viaSession = sessions === undefined || level === 'api' ? null : sessionKey(request, sessions);
+    if (viaSession !== null) {
+      viaSession.then((record) => {
+        if (!admits(level, record.kind)) {
+          done(errors.managementOnly());
+          return;
+        }
+        request.principal = record;
+        done();
+      }, done);
+      return;
+    }
     let token: string;
     try {
       token = bearerToken(request);

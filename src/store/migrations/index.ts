@@ -5,6 +5,7 @@ import * as m003 from './003-guardrails.js';
 import * as m004 from './004-spend-accounts.js';
 import * as m005 from './005-presets.js';
 import * as m006 from './006-budget-leases.js';
+import * as m008 from './008-console.js';
 
 /**
  * Versioned migrations, compiled into the binary (no directory scanning at run time).
@@ -17,6 +18,7 @@ const migrations: Record<string, Migration> = {
   '004-spend-accounts': m004,
   '005-presets': m005,
   '006-budget-leases': m006,
+  '008-console': m008,
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -1,6 +1,7 @@
 import { CompiledQuery, type Kysely } from 'kysely';
 import type { GenerationRecord, SpendDelta } from '../../domain/accounting/types.js';
 import { GENERATION_COLUMNS, toRow, type BatchWriter } from '../repositories/ledger-rows.js';
+import { ROLLUP_SUM_COLUMNS } from '../repositories/rollup-rows.js';
 
 type Column = (typeof GENERATION_COLUMNS)[number];
 
@@ -47,13 +48,27 @@ const n = GENERATION_COLUMNS.length;
  * skipping stored ids. The deltas arrive as arrays too, compactly: the (account, window) slots
  * once each, and per delta the generation's and the slot's position (1-based) and the amounts.
  * The deltas of the generations actually inserted are summed per slot in the order they were
- * given (as the other writers sum them) and added to the counters, locked in slot order.
+ * given (as the other writers sum them) and added to the counters, locked in slot order. The
+ * inserted generations are also summed per hour × key × model × endpoint into `usage_rollups`
+ * (rows locked in key order, so concurrent replicas never deadlock on them).
  */
 const WRITE_BATCH = `WITH "inserted" AS (
   INSERT INTO "generations" (${columnList})
   SELECT * FROM unnest(${generationArrays})
   ON CONFLICT ("id") DO NOTHING
-  RETURNING "id"
+  RETURNING "id", "created_at", "key_hash", "workspace_id", "model", "provider_id", "upstream_model", "finish_reason",
+    "cancelled", "flags", "prompt_tokens", "completion_tokens", "reasoning_tokens", "cost_usd", "generation_time_ms"
+), "rollup" AS (
+  INSERT INTO "usage_rollups" ("hour", "key_hash", "workspace_id", "model", "provider_id", "upstream_model", "requests",
+    "errors", "cancelled", "flagged", "prompt_tokens", "completion_tokens", "reasoning_tokens", "cost_usd", "generation_time_ms")
+  SELECT substr("created_at", 1, 13), "key_hash", "workspace_id", "model", "provider_id", "upstream_model", count(*),
+    count(*) FILTER (WHERE "finish_reason" = 'error'), sum("cancelled"), count(*) FILTER (WHERE "flags" <> '[]'),
+    sum("prompt_tokens"), sum("completion_tokens"), sum("reasoning_tokens"), sum("cost_usd"), sum("generation_time_ms")
+  FROM "inserted"
+  GROUP BY 1, 2, 3, 4, 5, 6
+  ORDER BY 1, 2, 3, 4, 5, 6
+  ON CONFLICT ("hour", "key_hash", "workspace_id", "model", "provider_id", "upstream_model") DO UPDATE SET
+${ROLLUP_SUM_COLUMNS.map((c) => `    "${c}" = "usage_rollups"."${c}" + "excluded"."${c}"`).join(',\n')}
 ), "position" AS (
   SELECT * FROM unnest($1::text[]) WITH ORDINALITY AS "p" ("id", "n")
 ), "slot" AS (

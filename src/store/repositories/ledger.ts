@@ -1,8 +1,10 @@
 import { sql, type Kysely } from 'kysely';
 import type { LedgerRepository, WindowSpend } from '../../domain/accounting/types.js';
 import type { AccountingDatabase } from '../schema-accounting.js';
+import type { UsageRollupsTable } from '../schema-console.js';
 import { budgetLeaseMethods } from './budget-leases.js';
 import { freshSums, toRecord, toRow, type BatchWriter } from './ledger-rows.js';
+import { ROLLUP_KEY_COLUMNS, ROLLUP_SUM_COLUMNS, rollupSums } from './rollup-rows.js';
 
 /** Rows per INSERT statement (well under SQLite's and PostgreSQL's bound-parameter limits). */
 const ROWS_PER_INSERT = 200;
@@ -18,7 +20,7 @@ const chunks = <T>(items: readonly T[], size: number): T[][] => {
  * transaction; the store's own ledger gets its dialect's fixed-statement writer instead
  * (src/store/sqlite/ledger-writer.ts, src/store/postgres/ledger-writer.ts), same semantics.
  */
-function kyselyBatchWriter(db: Kysely<AccountingDatabase>): BatchWriter {
+function kyselyBatchWriter(db: Kysely<LedgerDatabase>): BatchWriter {
   return async (generations, spendDeltas) => {
     if (generations.length === 0 && spendDeltas.length === 0) return;
     await db.transaction().execute(async (trx) => {
@@ -44,6 +46,24 @@ function kyselyBatchWriter(db: Kysely<AccountingDatabase>): BatchWriter {
           )
           .execute();
       }
+      for (const part of chunks(rollupSums(generations, inserted), ROWS_PER_INSERT)) {
+        await trx
+          .insertInto('usage_rollups')
+          .values(part)
+          .onConflict((oc) =>
+            oc
+              .columns([...ROLLUP_KEY_COLUMNS])
+              .doUpdateSet(
+                Object.fromEntries(
+                  ROLLUP_SUM_COLUMNS.map((c) => [
+                    c,
+                    sql<number>`${sql.ref(`usage_rollups.${c}`)} + ${sql.ref(`excluded.${c}`)}`,
+                  ]),
+                ),
+              ),
+          )
+          .execute();
+      }
     });
   };
 }
@@ -52,6 +72,9 @@ function kyselyBatchWriter(db: Kysely<AccountingDatabase>): BatchWriter {
  * Over any database that has the accounting tables (the store's `Database` once they are merged
  * in), or a transaction of one. `writeBatch` replaces the Kysely batch writer (see above).
  */
+/** The ledger's tables: generations, spend counters and the hourly rollups kept with them. */
+type LedgerDatabase = AccountingDatabase & { usage_rollups: UsageRollupsTable };
+
 export function createLedgerRepository<DB extends AccountingDatabase>(
   database: Kysely<DB>,
   writeBatch?: BatchWriter,
@@ -60,7 +83,7 @@ export function createLedgerRepository<DB extends AccountingDatabase>(
   const db = database as unknown as Kysely<AccountingDatabase>;
   return {
     ...budgetLeaseMethods(db),
-    writeBatch: writeBatch ?? kyselyBatchWriter(db),
+    writeBatch: writeBatch ?? kyselyBatchWriter(db.withTables<{ usage_rollups: UsageRollupsTable }>()),
 
     async spendFor(account, windows) {
       const result = new Map<string, WindowSpend>();

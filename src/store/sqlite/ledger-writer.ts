@@ -3,6 +3,7 @@ import type { Kysely } from 'kysely';
 import type { GenerationRecord, SpendDelta } from '../../domain/accounting/types.js';
 import { checkpointerOf } from './checkpointer.js';
 import { freshSums, GENERATION_COLUMNS, rowValues, type BatchWriter } from '../repositories/ledger-rows.js';
+import { ROLLUP_UPSERT_SQLITE, rollupSums, rollupValues } from '../repositories/rollup-rows.js';
 
 const INSERT_GENERATION =
   `INSERT INTO "generations" (${GENERATION_COLUMNS.map((c) => `"${c}"`).join(', ')}) ` +
@@ -17,6 +18,7 @@ const ADD_SPEND =
 interface Statements {
   insertGeneration: BetterSqlite3.Statement;
   addSpend: BetterSqlite3.Statement;
+  addRollup: BetterSqlite3.Statement;
 }
 
 /** Inserts one generation (its `toRow` values by position); false when its id was already stored. */
@@ -25,8 +27,9 @@ function insertGeneration(statement: BetterSqlite3.Statement, g: GenerationRecor
 }
 
 /**
- * Ledger batches on SQLite without Kysely: two statements prepared once (a single-row insert of
- * a generation that skips a stored id, and a single-row counter upsert), run in one
+ * Ledger batches on SQLite without Kysely: three statements prepared once (a single-row insert of
+ * a generation that skips a stored id, a single-row counter upsert, a single-row hourly rollup
+ * upsert), run in one
  * better-sqlite3 transaction. Nothing is built or compiled per batch and nothing awaits between
  * the statements. The connection is taken through Kysely (`connection()`), which on SQLite waits
  * for the one connection's mutex, so a Kysely transaction in progress is never joined.
@@ -35,13 +38,18 @@ export function sqliteBatchWriter<DB>(raw: BetterSqlite3.Database, kysely: Kysel
   // Prepared on first use: the tables exist only once the migrations have run.
   let statements: Statements | null = null;
   const prepared = (): Statements =>
-    (statements ??= { insertGeneration: raw.prepare(INSERT_GENERATION), addSpend: raw.prepare(ADD_SPEND) });
+    (statements ??= {
+      insertGeneration: raw.prepare(INSERT_GENERATION),
+      addSpend: raw.prepare(ADD_SPEND),
+      addRollup: raw.prepare(ROLLUP_UPSERT_SQLITE),
+    });
 
   const write = raw.transaction((generations: readonly GenerationRecord[], deltas: readonly SpendDelta[]) => {
-    const { insertGeneration: insert, addSpend } = prepared();
+    const { insertGeneration: insert, addSpend, addRollup } = prepared();
     const inserted = new Set<string>();
     for (const g of generations) if (insertGeneration(insert, g)) inserted.add(g.id);
     for (const sum of freshSums(deltas, inserted)) addSpend.run(sum.account, sum.window, sum.amount_usd, sum.byok_usd);
+    for (const sum of rollupSums(generations, inserted)) addRollup.run(...rollupValues(sum));
   });
 
   // WAL checkpoints run on a worker thread (connect.ts); it is told when a batch committed.

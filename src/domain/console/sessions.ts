@@ -1,0 +1,124 @@
+import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { errors, isGatewayError } from '../../errors/index.js';
+import type { Clock } from '../common/clock.js';
+import { digestToken } from '../keys/tokens.js';
+import type { KeyRecord } from '../keys/types.js';
+import type { ConsoleSessionRepository } from './types.js';
+
+export interface ConsoleSessionsOptions {
+  sessions: ConsoleSessionRepository;
+  /** The key authenticator (its cache is kept coherent across replicas by the change feed). */
+  keys: {
+    authenticate(token: string): Promise<KeyRecord>;
+    authenticateDigest(digest: string): Promise<KeyRecord>;
+  };
+  clock: Clock;
+  /** A session unused for this long has ended. */
+  idleMs: number;
+  /** `last_seen_at` is written at most this often per session (default min(60 s, idleMs / 10)). */
+  touchEveryMs?: number;
+}
+
+/** What a live session resolves to. */
+export interface ConsoleSession {
+  key: KeyRecord;
+  csrfToken: string;
+  /** ISO-8601: when the session ends if it stays unused. */
+  expiresAt: string;
+}
+
+export interface SignedIn extends ConsoleSession {
+  /** Goes into the HttpOnly cookie and nowhere else. */
+  token: string;
+}
+
+const CSRF_CONTEXT = 'switchyard console csrf v1';
+
+/**
+ * Console sign-in: a management key is exchanged once for a random session token, stored only as
+ * its digest. Every use re-checks the key through the key authenticator by the digest recorded
+ * at sign-in, so the session ends as soon as the key is rotated, disabled, expired or deleted
+ * (on every replica: the authenticator's cache follows the change feed). The anti-CSRF token is
+ * derived from the session token (HMAC), so it needs no storage and dies with the session.
+ */
+export class ConsoleSessions {
+  private readonly touchEveryMs: number;
+
+  constructor(private readonly options: ConsoleSessionsOptions) {
+    this.touchEveryMs = options.touchEveryMs ?? Math.min(60_000, Math.floor(options.idleMs / 10));
+  }
+
+  /** 401 for an unusable key, 403 for an API key. */
+  async signIn(managementKey: string): Promise<SignedIn> {
+    const key = await this.options.keys.authenticate(managementKey);
+    if (key.kind !== 'management') throw errors.managementOnly();
+    const token = randomBytes(32).toString('base64url');
+    const now = this.options.clock.now();
+    await this.options.sessions.deleteIdleSince(new Date(now.getTime() - this.options.idleMs).toISOString());
+    await this.options.sessions.insert({
+      tokenDigest: digestToken(token),
+      keyHash: key.hash,
+      keyTokenDigest: key.tokenDigest,
+      createdAt: now.toISOString(),
+      lastSeenAt: now.toISOString(),
+    });
+    return { token, key, csrfToken: csrfTokenOf(token), expiresAt: this.expiry(now.getTime()) };
+  }
+
+  /** The live session of a cookie's token; 401 when it is unknown, idle too long, or its key no longer authenticates. */
+  async resume(token: string): Promise<ConsoleSession> {
+    const digest = digestToken(token);
+    const row = await this.options.sessions.find(digest);
+    if (row === null) throw errors.invalidAuth('Console session ended; sign in again');
+    const now = this.options.clock.now().getTime();
+    const lastSeen = Date.parse(row.lastSeenAt);
+    if (now - lastSeen >= this.options.idleMs) {
+      await this.options.sessions.delete(digest);
+      throw errors.invalidAuth('Console session expired; sign in again');
+    }
+    let key: KeyRecord;
+    try {
+      key = await this.options.keys.authenticateDigest(row.keyTokenDigest);
+    } catch (error) {
+      // 401 (rotated, disabled, expired, deleted) ends the session; a store outage (503) does not.
+      if (isStatus(error, 401)) await this.options.sessions.delete(digest);
+      throw isStatus(error, 401) ? errors.invalidAuth('Console session ended: its management key changed') : error;
+    }
+    if (key.kind !== 'management' || key.hash !== row.keyHash) {
+      await this.options.sessions.delete(digest);
+      throw errors.invalidAuth('Console session ended; sign in again');
+    }
+    let seen = lastSeen;
+    if (now - lastSeen >= this.touchEveryMs) {
+      await this.options.sessions.touch(digest, new Date(now).toISOString());
+      seen = now;
+    }
+    return { key, csrfToken: csrfTokenOf(token), expiresAt: this.expiry(seen) };
+  }
+
+  async signOut(token: string): Promise<void> {
+    await this.options.sessions.delete(digestToken(token));
+  }
+
+  /** Constant-time check of a request's anti-CSRF header against the session's token. */
+  csrfMatches(token: string, header: string | undefined): boolean {
+    if (header === undefined) return false;
+    const expected = Buffer.from(csrfTokenOf(token));
+    const given = Buffer.from(header);
+    return expected.length === given.length && timingSafeEqual(expected, given);
+  }
+
+  get idleMs(): number {
+    return this.options.idleMs;
+  }
+
+  private expiry(lastSeen: number): string {
+    return new Date(lastSeen + this.options.idleMs).toISOString();
+  }
+}
+
+export function csrfTokenOf(sessionToken: string): string {
+  return createHmac('sha256', sessionToken).update(CSRF_CONTEXT).digest('base64url');
+}
+
+const isStatus = (error: unknown, status: number): boolean => isGatewayError(error) && error.status === status;

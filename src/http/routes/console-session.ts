@@ -1,0 +1,105 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { ConsoleSession } from '../../domain/console/sessions.js';
+import { errors, isGatewayError } from '../../errors/index.js';
+import type { Services } from '../../services.js';
+import { clearSessionCookie, sessionCookie, sessionSetCookie, type CookieSecure } from '../console/cookie.js';
+import { errorResponses } from '../schemas/common.js';
+import { SessionEnvelope, SignInBody, SignedOut } from '../schemas/console.js';
+import type { App } from '../types.js';
+
+const tags = ['Console'];
+const security: Record<string, string[]>[] = [];
+
+function present(session: ConsoleSession, idleMs: number) {
+  return {
+    data: {
+      csrf_token: session.csrfToken,
+      key: {
+        hash: session.key.hash,
+        name: session.key.name,
+        label: session.key.label,
+        workspace_id: session.key.workspaceId,
+      },
+      idle_timeout_ms: idleMs,
+      expires_at: session.expiresAt,
+    },
+  };
+}
+
+/**
+ * Console sign-in (public routes: they authenticate themselves). A management key is exchanged
+ * for a session cookie; failed attempts are counted per client address and throttled with 429.
+ */
+export function consoleSessionRoutes(app: App, services: Services, cookieSecure: CookieSecure): void {
+  const sessions = services.consoleSessions;
+  const throttle = services.signInThrottle;
+  const clear = (request: FastifyRequest, reply: FastifyReply) =>
+    reply.header('set-cookie', clearSessionCookie(request, cookieSecure));
+
+  app.post('/console/session', {
+    schema: {
+      tags,
+      operationId: 'signInConsole',
+      summary: 'Exchange a management key for a console session cookie',
+      security,
+      body: SignInBody,
+      response: { 200: SessionEnvelope, ...errorResponses(400, 401, 403, 429, 500) },
+    },
+    handler: async (request, reply) => {
+      const waitMs = throttle.retryAfterMs(request.ip);
+      if (waitMs > 0) {
+        const seconds = Math.ceil(waitMs / 1000);
+        throw errors.rateLimited('Too many failed sign-ins from this address; retry later', seconds);
+      }
+      try {
+        const signedIn = await sessions.signIn(request.body.key);
+        reply.header('set-cookie', sessionSetCookie(request, cookieSecure, signedIn.token));
+        return present(signedIn, sessions.idleMs);
+      } catch (error) {
+        if (isGatewayError(error) && (error.status === 401 || error.status === 403)) throttle.recordFailure(request.ip);
+        throw error;
+      }
+    },
+  });
+
+  app.get('/console/session', {
+    schema: {
+      tags,
+      operationId: 'getConsoleSession',
+      summary: 'The signed-in key and the anti-CSRF token (session cookie only)',
+      security,
+      response: { 200: SessionEnvelope, ...errorResponses(401, 500) },
+    },
+    handler: async (request, reply) => {
+      const token = sessionCookie(request);
+      if (token === undefined) throw errors.invalidAuth('Not signed in');
+      try {
+        return present(await sessions.resume(token), sessions.idleMs);
+      } catch (error) {
+        if (isGatewayError(error) && error.status === 401) clear(request, reply);
+        throw error;
+      }
+    },
+  });
+
+  app.delete('/console/session', {
+    schema: {
+      tags,
+      operationId: 'signOutConsole',
+      summary: 'End the console session (cookie and X-CSRF-Token)',
+      security,
+      response: { 200: SignedOut, ...errorResponses(403, 500) },
+    },
+    handler: async (request, reply) => {
+      const token = sessionCookie(request);
+      if (token !== undefined) {
+        const header = request.headers['x-csrf-token'];
+        if (!sessions.csrfMatches(token, typeof header === 'string' ? header : undefined))
+          throw errors.forbidden('CSRF token missing or invalid: send the X-CSRF-Token header of your session');
+        await sessions.signOut(token);
+      }
+      clear(request, reply);
+      return { data: { signed_out: true as const } };
+    },
+  });
+}

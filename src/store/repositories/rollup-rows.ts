@@ -1,0 +1,90 @@
+import type { GenerationRecord } from '../../domain/accounting/types.js';
+import type { UsageRollupsTable } from '../schema-console.js';
+
+/** The hour bucket of a stored `created_at` (ISO-8601 UTC): `YYYY-MM-DDTHH`. */
+export const hourOf = (createdAt: string): string => createdAt.slice(0, 13);
+
+/** Key columns of `usage_rollups`, then the summed ones; fixed-text statements list them in this order. */
+export const ROLLUP_KEY_COLUMNS = [
+  'hour',
+  'key_hash',
+  'workspace_id',
+  'model',
+  'provider_id',
+  'upstream_model',
+] as const;
+export const ROLLUP_SUM_COLUMNS = [
+  'requests',
+  'errors',
+  'cancelled',
+  'flagged',
+  'prompt_tokens',
+  'completion_tokens',
+  'reasoning_tokens',
+  'cost_usd',
+  'generation_time_ms',
+] as const;
+
+export interface RollupSum extends UsageRollupsTable {
+  prompt_tokens: number;
+  completion_tokens: number;
+  reasoning_tokens: number;
+}
+
+/**
+ * The rollup deltas of a batch: the newly inserted generations summed per hour × key × model ×
+ * provider endpoint, so that one upsert touches each rollup row once per batch (as the spend
+ * counters). A generation already stored (a retried batch) is not counted twice.
+ */
+export function rollupSums(generations: readonly GenerationRecord[], inserted: ReadonlySet<string>): RollupSum[] {
+  const byKey = new Map<string, RollupSum>();
+  for (const g of generations) {
+    if (!inserted.has(g.id)) continue;
+    const hour = hourOf(g.createdAt);
+    const id = `${hour}\u0000${g.keyHash}\u0000${g.workspaceId}\u0000${g.model}\u0000${g.providerId}\u0000${g.upstreamModel}`;
+    let sum = byKey.get(id);
+    if (sum === undefined) {
+      sum = {
+        hour,
+        key_hash: g.keyHash,
+        workspace_id: g.workspaceId,
+        model: g.model,
+        provider_id: g.providerId,
+        upstream_model: g.upstreamModel,
+        requests: 0,
+        errors: 0,
+        cancelled: 0,
+        flagged: 0,
+        prompt_tokens: 0,
+        completion_tokens: 0,
+        reasoning_tokens: 0,
+        cost_usd: 0,
+        generation_time_ms: 0,
+      };
+      byKey.set(id, sum);
+    }
+    sum.requests += 1;
+    if (g.finishReason === 'error') sum.errors += 1;
+    if (g.cancelled) sum.cancelled += 1;
+    if (g.flags.length > 0) sum.flagged += 1;
+    sum.prompt_tokens += Math.round(g.promptTokens);
+    sum.completion_tokens += Math.round(g.completionTokens);
+    sum.reasoning_tokens += Math.round(g.reasoningTokens);
+    sum.cost_usd += g.costUsd;
+    sum.generation_time_ms += g.generationTimeMs;
+  }
+  return [...byKey.values()];
+}
+
+/** `INSERT … ON CONFLICT DO UPDATE` adding to every summed column, with `?` placeholders (SQLite). */
+export const ROLLUP_UPSERT_SQLITE =
+  `INSERT INTO "usage_rollups" (${[...ROLLUP_KEY_COLUMNS, ...ROLLUP_SUM_COLUMNS].map((c) => `"${c}"`).join(', ')}) ` +
+  `VALUES (${[...ROLLUP_KEY_COLUMNS, ...ROLLUP_SUM_COLUMNS].map(() => '?').join(', ')}) ` +
+  `ON CONFLICT (${ROLLUP_KEY_COLUMNS.map((c) => `"${c}"`).join(', ')}) DO UPDATE SET ` +
+  ROLLUP_SUM_COLUMNS.map((c) => `"${c}" = "usage_rollups"."${c}" + "excluded"."${c}"`).join(', ');
+
+/** A rollup sum's values in ROLLUP_UPSERT_SQLITE's order. */
+export const rollupValues = (sum: RollupSum): (string | number)[] => [
+  ...ROLLUP_KEY_COLUMNS.map((c) => sum[c]),
+  ...ROLLUP_SUM_COLUMNS.map((c) => sum[c]),
+];
