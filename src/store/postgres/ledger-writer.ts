@@ -52,13 +52,15 @@ const n = GENERATION_COLUMNS.length;
  * inserted generations are also summed per hour × key × model × endpoint into `usage_rollups`
  * (rows locked in key order, so concurrent replicas never deadlock on them).
  */
-const WRITE_BATCH = `WITH "inserted" AS (
+const INSERT_GENERATIONS = `WITH "inserted" AS (
   INSERT INTO "generations" (${columnList})
   SELECT * FROM unnest(${generationArrays})
   ON CONFLICT ("id") DO NOTHING
   RETURNING "id", "created_at", "key_hash", "workspace_id", "model", "provider_id", "upstream_model", "finish_reason",
     "cancelled", "flags", "prompt_tokens", "completion_tokens", "reasoning_tokens", "cost_usd", "generation_time_ms"
-), "rollup" AS (
+`;
+
+const ROLLUP = `), "rollup" AS (
   INSERT INTO "usage_rollups" ("hour", "key_hash", "workspace_id", "model", "provider_id", "upstream_model", "requests",
     "errors", "cancelled", "flagged", "prompt_tokens", "completion_tokens", "reasoning_tokens", "cost_usd", "generation_time_ms")
   SELECT substr("created_at", 1, 13), "key_hash", "workspace_id", "model", "provider_id", "upstream_model", count(*),
@@ -69,7 +71,9 @@ const WRITE_BATCH = `WITH "inserted" AS (
   ORDER BY 1, 2, 3, 4, 5, 6
   ON CONFLICT ("hour", "key_hash", "workspace_id", "model", "provider_id", "upstream_model") DO UPDATE SET
 ${ROLLUP_SUM_COLUMNS.map((c) => `    "${c}" = "usage_rollups"."${c}" + "excluded"."${c}"`).join(',\n')}
-), "position" AS (
+`;
+
+const SPEND = `), "position" AS (
   SELECT * FROM unnest($1::text[]) WITH ORDINALITY AS "p" ("id", "n")
 ), "slot" AS (
   SELECT * FROM unnest($${n + 1}::text[], $${n + 2}::text[]) WITH ORDINALITY AS "s" ("account", "window", "n")
@@ -88,6 +92,9 @@ ORDER BY "slot"."account", "slot"."window"
 ON CONFLICT ("account", "window") DO UPDATE SET
   "amount_usd" = "spend_counters"."amount_usd" + "excluded"."amount_usd",
   "byok_usd" = "spend_counters"."byok_usd" + "excluded"."byok_usd"`;
+
+/** The batch statement; without `rollups` (the benchmark's baseline) the rollup step is left out. */
+const writeBatchSql = (rollups: boolean): string => INSERT_GENERATIONS + (rollups ? ROLLUP : '') + SPEND;
 
 type Cell = string | number | null;
 
@@ -149,12 +156,13 @@ function deltaParameters(generations: readonly GenerationRecord[], deltas: reado
  * Ledger batches on PostgreSQL as one fixed-text statement (see WRITE_BATCH). Works over the
  * store's Kysely or a transaction of it.
  */
-export function postgresBatchWriter<DB>(db: Kysely<DB>): BatchWriter {
+export function postgresBatchWriter<DB>(db: Kysely<DB>, options: { rollups?: boolean } = {}): BatchWriter {
+  const statement = writeBatchSql(options.rollups ?? true);
   return async (generations, deltas) => {
     if (generations.length === 0 && deltas.length === 0) return;
     const rows = generations.map(toRow);
     const parameters = GENERATION_COLUMNS.map((column) => arrayLiteral(rows, (row) => row[column]));
     parameters.push(...deltaParameters(generations, deltas));
-    await db.executeQuery(CompiledQuery.raw(WRITE_BATCH, parameters));
+    await db.executeQuery(CompiledQuery.raw(statement, parameters));
   };
 }

@@ -34,7 +34,13 @@ function insertGeneration(statement: BetterSqlite3.Statement, g: GenerationRecor
  * the statements. The connection is taken through Kysely (`connection()`), which on SQLite waits
  * for the one connection's mutex, so a Kysely transaction in progress is never joined.
  */
-export function sqliteBatchWriter<DB>(raw: BetterSqlite3.Database, kysely: Kysely<DB>): BatchWriter {
+export function sqliteBatchWriter<DB>(
+  raw: BetterSqlite3.Database,
+  kysely: Kysely<DB>,
+  // Without rollups: only the benchmark's baseline (bench/analytics-bench.ts) asks for it.
+  options: { rollups?: boolean } = {},
+): BatchWriter {
+  const rollups = options.rollups ?? true;
   // Prepared on first use: the tables exist only once the migrations have run.
   let statements: Statements | null = null;
   const prepared = (): Statements =>
@@ -49,7 +55,7 @@ export function sqliteBatchWriter<DB>(raw: BetterSqlite3.Database, kysely: Kysel
     const inserted = new Set<string>();
     for (const g of generations) if (insertGeneration(insert, g)) inserted.add(g.id);
     for (const sum of freshSums(deltas, inserted)) addSpend.run(sum.account, sum.window, sum.amount_usd, sum.byok_usd);
-    for (const sum of rollupSums(generations, inserted)) addRollup.run(...rollupValues(sum));
+    if (rollups) for (const sum of rollupSums(generations, inserted)) addRollup.run(...rollupValues(sum));
   });
 
   // WAL checkpoints run on a worker thread (connect.ts); it is told when a batch committed.
