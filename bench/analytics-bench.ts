@@ -210,7 +210,7 @@ async function benchDialect(dialect: 'sqlite' | 'postgres', url: string): Promis
 
   // 2. The big store: rows without indexes, then the indexes (faster than maintaining them per row).
   for (const ddl of INDEXES) await run(db, `DROP INDEX IF EXISTS ${indexName(ddl)}`);
-  let t = performance.now();
+  const t = performance.now();
   await bulkGenerate(db, dialect, ROWS);
   for (const ddl of INDEXES) await run(db, ddl);
   await run(db, dialect === 'sqlite' ? 'ANALYZE' : 'VACUUM ANALYZE');
@@ -273,10 +273,9 @@ async function benchDialect(dialect: 'sqlite' | 'postgres', url: string): Promis
   await time('GET /activity (30 days)', () => analytics.activity({}), results);
   await time('GET /activity (one key)', () => analytics.activity({ keyHash: 'key042' }), results);
   results.push('');
-  conn?.db && (await conn.db.destroy());
+  if (conn !== null) await conn.db.destroy();
   if (pgDb !== null) await pgDb.destroy();
   await store.close();
-  t = 0;
   return results;
 }
 

@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import { Nullable } from './common.js';
+import { Nullable } from '../../canonical/schema-helpers.js';
 
 const Id = Type.String({ minLength: 1, maxLength: 200 });
 
