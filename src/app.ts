@@ -5,6 +5,8 @@ import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastif
 import { installErrorHandling } from './http/plugins/error-handler.js';
 import { installJsonBodyParser } from './http/plugins/json-body.js';
 import { requireKey } from './http/plugins/auth.js';
+import { throttleFailedAuth } from './http/plugins/auth-throttle.js';
+import { FailureThrottle, type FailureThrottleOptions } from './http/failure-throttle.js';
 import { validatorCompiler } from './http/validation.js';
 import { ErrorEnvelope } from './http/schemas/common.js';
 import { KeyObject } from './http/schemas/keys.js';
@@ -45,6 +47,9 @@ export interface BuildAppOptions {
   streamKeepAliveEveryMs?: number;
   /** The web console: built files (default web/dist) and the session cookie's `Secure` rule. */
   console?: { dir: string | null; cookieSecure: CookieSecure };
+  /** Failed-authentication throttle per client address (default 20 per minute, 10,000 addresses). */
+  authThrottle?: FailureThrottleOptions;
+  trustProxy?: boolean | string;
 }
 
 export interface AppExtension {
@@ -83,6 +88,10 @@ function loggerOptions(logger: FastifyServerOptions['logger']): {
 export async function buildApp(options: BuildAppOptions): Promise<FastifyInstance> {
   const { services } = options;
   const logging = loggerOptions(options.logger);
+  // One throttle for every scope: failures anywhere count against the address everywhere.
+  const authThrottle = new FailureThrottle(
+    options.authThrottle ?? { maxFailures: 20, windowMs: 60_000, maxAddresses: 10_000 },
+  );
   const app = Fastify({
     logger: logging.logger,
     // Model calls log one line (the call-log line, or a compact one when refused); see request-log.ts.
@@ -92,6 +101,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     return503OnClosing: true,
     forceCloseConnections: false,
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 500 },
+    trustProxy: options.trustProxy ?? false,
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   app.setValidatorCompiler(validatorCompiler);
@@ -140,7 +150,10 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
       // Console sessions stand for their management key in every scope but model calls ('api').
       const scope = (level: AppExtension['level'], register: (scoped: App) => void) =>
         api.register(async (scoped: App) => {
-          if (level !== 'public') requireKey(scoped, services.authenticator, level, services.consoleSessions);
+          if (level !== 'public') {
+            throttleFailedAuth(scoped, { throttle: authThrottle, knows: (t) => services.authenticator.knows(t) });
+            requireKey(scoped, services.authenticator, level, services.consoleSessions);
+          }
           register(scoped);
         });
       await scope('public', (s) => consoleSessionRoutes(s, services, consoleOptions.cookieSecure));

@@ -81,6 +81,12 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
       streamKeepAliveAfterMs: config.streamKeepAliveAfterMs,
       streamKeepAliveEveryMs: config.streamKeepAliveEveryMs,
       console: { dir: config.console.dir, cookieSecure: config.console.cookieSecure },
+      authThrottle: {
+        maxFailures: config.authFailureLimit,
+        windowMs: config.authFailureWindowMs,
+        maxAddresses: config.authFailureMaxAddresses,
+      },
+      trustProxy: config.trustProxy,
     });
     for (const warning of warnings) app.log.warn({ warning }, 'catalog');
     logLine = (msg, err) => app.log.warn(err === undefined ? {} : { err: errorSummary(err) }, msg);

@@ -27,6 +27,13 @@ export interface ServerConfig {
   heapGrowthPercent: number;
   /** The web console: session cookie, idle expiry, sign-in throttle, built files. */
   console: ConsoleConfig;
+  /** Failed authentications per client address and window before 429; 0 turns throttling off. */
+  authFailureLimit: number;
+  authFailureWindowMs: number;
+  /** Client addresses the throttle tracks at most (bounds its memory). */
+  authFailureMaxAddresses: number;
+  /** Which proxies may name the client address (X-Forwarded-For): none, all, or a list of addresses/CIDRs. */
+  trustProxy: boolean | string;
 }
 
 export class ConfigError extends Error {}
@@ -56,6 +63,13 @@ function integer(env: NodeJS.ProcessEnv, name: string, fallback: number, min: nu
   return value;
 }
 
+/** Which proxies may set the client address (X-Forwarded-For); unset trusts none. */
+function trustProxy(raw: string | undefined): boolean | string {
+  const value = (raw ?? '').trim();
+  if (value === '' || value === 'false') return false;
+  return value === 'true' ? true : value;
+}
+
 export function loadServerConfig(env: NodeJS.ProcessEnv): ServerConfig {
   const databaseUrl = env.SWITCHYARD_DATABASE_URL || 'sqlite:./data/switchyard.db';
   if (!/^(sqlite:|postgres(ql)?:\/\/)/.test(databaseUrl)) {
@@ -82,5 +96,9 @@ export function loadServerConfig(env: NodeJS.ProcessEnv): ServerConfig {
     filtersFailOpen: flag(env, 'SWITCHYARD_FILTERS_FAIL_OPEN'),
     heapGrowthPercent: integer(env, 'SWITCHYARD_HEAP_GROWTH_PERCENT', 0, 0, 1000),
     console: consoleConfig(env),
+    authFailureLimit: integer(env, 'SWITCHYARD_AUTH_FAILURE_LIMIT', 20, 0, 1_000_000),
+    authFailureWindowMs: integer(env, 'SWITCHYARD_AUTH_FAILURE_WINDOW_MS', 60_000, 1000, 86_400_000),
+    authFailureMaxAddresses: integer(env, 'SWITCHYARD_AUTH_FAILURE_MAX_ADDRESSES', 10_000, 1, 10_000_000),
+    trustProxy: trustProxy(env.SWITCHYARD_TRUST_PROXY),
   };
 }

@@ -75,6 +75,15 @@ export class KeyAuthenticator {
     return record;
   }
 
+  /**
+   * Whether `token` is a key this process verified recently and still trusts, answered from the
+   * cache alone (no store read): lets a throttled address keep using keys already proven valid.
+   */
+  knows(token: string): boolean {
+    const hit = this.byDigest.get(digestToken(token));
+    return hit !== undefined && !hit.record.disabled && this.trusted(hit, this.now());
+  }
+
   /** Drops whatever is cached for the key, under its old and new digest alike. */
   forget(hash: string): void {
     this.bump();
