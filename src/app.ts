@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import swagger from '@fastify/swagger';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
-import { installErrorHandling } from './http/plugins/error-handler.js';
+import { frameworkErrors, installErrorHandling } from './http/plugins/error-handler.js';
 import { installJsonBodyParser } from './http/plugins/json-body.js';
 import { requireKey } from './http/plugins/auth.js';
 import { throttleFailedAuth } from './http/plugins/auth-throttle.js';
@@ -102,6 +102,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     forceCloseConnections: false,
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 500 },
     trustProxy: options.trustProxy ?? false,
+    frameworkErrors: frameworkErrors(options.bodyLimitBytes),
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   app.setValidatorCompiler(validatorCompiler);

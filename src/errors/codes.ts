@@ -42,6 +42,7 @@ export const errors = {
       message: 'Request payload too large',
       metadata: { limit_bytes: limitBytes },
     }),
+  uriTooLong: (message: string) => new GatewayError({ status: 414, code: 'invalid_request', message }),
   unsupportedMediaType: (contentType: string) =>
     new GatewayError({
       status: 415,

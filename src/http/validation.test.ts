@@ -34,3 +34,37 @@ test('bodies are typed as sent: "5" is not a number; query strings are coerced',
   assert.equal(of('querystring')(query), true);
   assert.equal(query.n, 5);
 });
+
+test('non-finite and unsafe numbers are refused in bodies and query strings alike', () => {
+  const bounded = {
+    type: 'object',
+    properties: {
+      offset: { anyOf: [{ type: 'integer', minimum: 0 }, { type: 'null' }] },
+      limit: { type: 'number' },
+    },
+  };
+  const of = (httpPart: string) =>
+    validatorCompiler({ schema: bounded, httpPart, method: 'GET', url: '/x' } as FastifyRouteSchemaDef<unknown>);
+  for (const value of ['1e309', '-1e309', 'Infinity', '99999999999999999999']) {
+    assert.notEqual(of('querystring')({ offset: value }), true, `offset=${value}`);
+  }
+  assert.notEqual(of('querystring')({ limit: '1e309' }), true);
+  assert.notEqual(of('body')({ limit: Number.POSITIVE_INFINITY }), true);
+  assert.notEqual(of('body')({ offset: 1e20 }), true, 'an integer beyond the safe range');
+  assert.equal(of('querystring')({ offset: '12', limit: '1.5' }), true);
+});
+
+test('a NUL character in a path or query value is a 400 naming the field', () => {
+  const ids = { type: 'object', properties: { id: { type: 'string' } } };
+  const result = validatorCompiler({
+    schema: ids,
+    httpPart: 'params',
+    method: 'GET',
+    url: '/x',
+  } as FastifyRouteSchemaDef<unknown>)({
+    id: 'a\u0000b',
+  });
+  const error = (result as { error?: unknown }).error;
+  assert.ok(isGatewayError(error));
+  assert.match(error.message, /id must not contain a NUL character/);
+});

@@ -13,6 +13,9 @@ function makeAjv(coerceTypes: boolean | 'array'): Ajv {
     removeAdditional: false,
     allErrors: false,
     strict: false,
+    // NaN and ±Infinity (JSON's 1e309, a query's "1e309") are not numbers for any schema: they
+    // would reach the store and break every later read of the row.
+    strictNumbers: true,
   });
   addFormats(ajv);
   return ajv;
@@ -25,10 +28,71 @@ const textAjv = makeAjv('array');
 
 export const validatorCompiler: FastifySchemaCompiler<unknown> = ({ schema, httpPart }) => {
   const ajv = httpPart === 'body' ? bodyAjv : textAjv;
-  const validate: ValidateFunction = ajv.compile(schema as object);
+  const validate: ValidateFunction = ajv.compile(boundIntegers(schema) as object);
   // `true` keeps the value Fastify holds (Ajv applies defaults in place): no result object per request.
-  return (data: unknown) => (validate(data) ? true : { error: toGatewayError(validate.errors ?? [], httpPart) });
+  if (httpPart === 'body') {
+    return (data: unknown) => (validate(data) ? true : { error: toGatewayError(validate.errors ?? [], httpPart) });
+  }
+  return (data: unknown) => {
+    const nul = fieldWhere(data, (v) => typeof v === 'string' && v.includes('\0'));
+    if (nul !== null) return { error: textError(nul, 'must not contain a NUL character', httpPart) };
+    if (!validate(data)) return { error: toGatewayError(validate.errors ?? [], httpPart) };
+    // Ajv coerces "1e309" to Infinity and then skips its range checks for it.
+    const infinite = fieldWhere(data, (v) => typeof v === 'number' && !Number.isFinite(v));
+    return infinite === null ? true : { error: textError(infinite, 'must be a finite number', httpPart) };
+  };
 };
+
+/**
+ * The first field of a path or query (flat, values or arrays of values) for which `bad` holds.
+ * Path and query values are identifiers and filters: a NUL character is never one, and
+ * PostgreSQL cannot even compare text holding it.
+ */
+function fieldWhere(data: unknown, bad: (value: unknown) => boolean): string | null {
+  if (!isRecord(data)) return null;
+  for (const [field, value] of Object.entries(data)) {
+    if (Array.isArray(value) ? value.some(bad) : bad(value)) return field;
+  }
+  return null;
+}
+
+function textError(field: string, problem: string, httpPart: string | undefined): GatewayError {
+  const part = PART_NAMES[httpPart ?? 'body'] ?? 'body';
+  return errors.invalidRequest(`Invalid ${part} parameter: ${field} ${problem}`, { field, location: part });
+}
+
+const SAFE = Number.MAX_SAFE_INTEGER;
+const SUBSCHEMA_LISTS = ['anyOf', 'oneOf', 'allOf', 'prefixItems'] as const;
+const SUBSCHEMA_MAPS = ['properties', 'patternProperties', '$defs', 'definitions'] as const;
+const SUBSCHEMAS = ['items', 'additionalProperties', 'not', 'if', 'then', 'else', 'contains'] as const;
+
+const isRecord = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/**
+ * A copy of `schema` in which every integer without its own bounds is limited to the safe
+ * integers: beyond them a JSON number has lost its digits, and the databases refuse it (an OFFSET
+ * of 1e20 is a PostgreSQL error). The route's own schema (and the OpenAPI document) is untouched.
+ */
+export function boundIntegers(schema: unknown): unknown {
+  if (!isRecord(schema)) return schema;
+  const out: Record<string, unknown> = { ...schema };
+  const types = Array.isArray(schema.type) ? schema.type : [schema.type];
+  if (types.includes('integer')) {
+    if (schema.maximum === undefined && schema.exclusiveMaximum === undefined) out.maximum = SAFE;
+    if (schema.minimum === undefined && schema.exclusiveMinimum === undefined) out.minimum = -SAFE;
+  }
+  for (const key of SUBSCHEMAS) if (schema[key] !== undefined) out[key] = boundIntegers(schema[key]);
+  for (const key of SUBSCHEMA_LISTS) {
+    const list = schema[key];
+    if (Array.isArray(list)) out[key] = list.map(boundIntegers);
+  }
+  for (const key of SUBSCHEMA_MAPS) {
+    const map = schema[key];
+    if (isRecord(map)) out[key] = Object.fromEntries(Object.entries(map).map(([k, v]) => [k, boundIntegers(v)]));
+  }
+  return out;
+}
 
 const PART_NAMES: Record<string, string> = { body: 'body', querystring: 'query', params: 'path', headers: 'header' };
 

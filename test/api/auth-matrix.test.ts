@@ -28,7 +28,8 @@ describe('authentication matrix', () => {
   let apiKey = '';
 
   before(async () => {
-    server = await startTestServer({ dialect: 'sqlite' });
+    // This suite fails authentication hundreds of times from one address on purpose.
+    server = await startTestServer({ dialect: 'sqlite', env: { SWITCHYARD_AUTH_FAILURE_LIMIT: '0' } });
     const res = await call<{ key: string }>(server, 'POST', '/keys', {
       token: server.managementToken,
       body: { name: 'api' },

@@ -1,6 +1,7 @@
-import type { FastifyError, FastifyInstance } from 'fastify';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { errors, isGatewayError, renderError, type GatewayError } from '../../errors/index.js';
 import { isStoreUnavailable } from '../../store/unavailable.js';
+import { isRefusedValue } from '../../store/refused-value.js';
 
 /** Maps Fastify's own client errors (bad JSON, size, media type) to the registry. */
 function fromFastify(error: FastifyError, bodyLimit: number): GatewayError {
@@ -13,6 +14,10 @@ function fromFastify(error: FastifyError, bodyLimit: number): GatewayError {
       return errors.invalidRequest('Request body is empty; send a JSON object');
     case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
       return errors.invalidRequest('Content-Length does not match the body');
+    case 'FST_ERR_BAD_URL':
+      return errors.invalidRequest('The URL path is not valid (malformed percent-encoding)');
+    case 'FST_ERR_MAX_PARAM_LENGTH':
+      return errors.uriTooLong('A path parameter of the URL is too long');
     default:
       break;
   }
@@ -24,11 +29,15 @@ function fromFastify(error: FastifyError, bodyLimit: number): GatewayError {
   // The database away (restart, failover): retry later, not a server bug (docs/deploy.md).
   if (isStoreUnavailable(error))
     return errors.storeUnavailable('The database is temporarily unreachable; retry shortly');
+  if (isRefusedValue(error)) return errors.invalidRequest('A value in the request cannot be stored');
   return errors.internal(error);
 }
 
-export function installErrorHandling(app: FastifyInstance, bodyLimit: number): void {
-  app.setErrorHandler((raw: FastifyError | GatewayError | Error, request, reply) => {
+type ErrorRenderer = (raw: FastifyError | GatewayError | Error, request: FastifyRequest, reply: FastifyReply) => void;
+
+/** Renders any error as the envelope: the one place errors become responses. */
+function errorRenderer(bodyLimit: number): ErrorRenderer {
+  return (raw, request, reply) => {
     let error: GatewayError;
     if (isGatewayError(raw)) error = raw;
     else if ('validation' in raw && Array.isArray(raw.validation)) error = errors.invalidRequest(raw.message);
@@ -38,7 +47,19 @@ export function installErrorHandling(app: FastifyInstance, bodyLimit: number): v
       request.log.error({ err: error.cause ?? raw, code: error.code }, 'request failed');
     }
     void reply.code(error.status).headers(error.headers).send(renderError(error));
-  });
+  };
+}
+
+/**
+ * Fastify's `frameworkErrors` option: errors its router raises before any route matched (a
+ * malformed percent-encoding, an over-long path parameter) are rendered like every other error.
+ */
+export function frameworkErrors(bodyLimit: number): ErrorRenderer {
+  return errorRenderer(bodyLimit);
+}
+
+export function installErrorHandling(app: FastifyInstance, bodyLimit: number): void {
+  app.setErrorHandler(errorRenderer(bodyLimit));
 
   app.setNotFoundHandler((request, reply) => {
     const error = errors.routeNotFound(request.method, request.url.split('?')[0] ?? '');

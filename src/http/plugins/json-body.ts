@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import { errors } from '../../errors/index.js';
 
 const dropProto = (key: string, value: unknown): unknown => (key === '__proto__' ? undefined : value);
 
@@ -12,14 +13,41 @@ export function parseJsonBody(text: string): unknown {
   return text.includes('__proto__') || text.includes('\\u') ? JSON.parse(text, dropProto) : JSON.parse(text);
 }
 
+/** Deepest nesting of objects and arrays a body may have; deeper is refused with 400. */
+export const MAX_JSON_DEPTH = 64;
+
+/**
+ * Whether `value` nests objects/arrays deeper than `MAX_JSON_DEPTH`. Walks values, not text (a
+ * long prompt is one string), and stops at the first container past the limit, so a body nested
+ * 100,000 deep costs 65 steps; code that recurses into bodies never sees such depth.
+ */
+export function nestedTooDeep(value: unknown, depth = 1): boolean {
+  if (typeof value !== 'object' || value === null) return false;
+  if (depth > MAX_JSON_DEPTH) return true;
+  if (Array.isArray(value)) return value.some((item) => nestedTooDeep(item, depth + 1));
+  for (const key in value) {
+    if (nestedTooDeep((value as Record<string, unknown>)[key], depth + 1)) return true;
+  }
+  return false;
+}
+
 /** `application/json` parser: an empty body on a POST without payload (e.g. rotate) is no body, not malformed JSON. */
 export function installJsonBodyParser(app: FastifyInstance): void {
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (_request, body, done) => {
     const text = typeof body === 'string' ? body : body.toString('utf8');
     if (text.trim() === '') return done(null, undefined);
     try {
-      done(null, parseJsonBody(text));
+      const value = parseJsonBody(text);
+      if (nestedTooDeep(value)) {
+        return done(errors.invalidRequest(`JSON body nests deeper than ${MAX_JSON_DEPTH} levels`), undefined);
+      }
+      done(null, value);
     } catch (error) {
+      // JSON.parse with a reviver recurses: thousands of levels overflow the stack before the
+      // depth check can run. That is the client's nesting, not a server fault.
+      if (error instanceof RangeError) {
+        return done(errors.invalidRequest(`JSON body nests deeper than ${MAX_JSON_DEPTH} levels`), undefined);
+      }
       done(error instanceof Error ? error : new Error(String(error)), undefined);
     }
   });

@@ -13,9 +13,12 @@ export const ErrorEnvelope = Type.Object(
   { $id: 'ErrorEnvelope' },
 );
 
-/** List paging: offset ≥ 0 (default 0, may be null), limit 1..100 (default 50). */
+/** The largest page offset: far beyond any list, and within every database's OFFSET range. */
+export const MAX_OFFSET = 2_147_483_647;
+
+/** Paging: offset 0..MAX_OFFSET (default 0, may be null), limit 1..100 (default 50). */
 export const PageQuery = Type.Object({
-  offset: Type.Optional(Nullable(Type.Integer({ minimum: 0, default: 0 }))),
+  offset: Type.Optional(Nullable(Type.Integer({ minimum: 0, maximum: MAX_OFFSET, default: 0 }))),
   limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 50 })),
 });
 
