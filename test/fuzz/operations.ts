@@ -105,7 +105,7 @@ function validParts(op: Operation, ctx: GenContext): fc.Arbitrary<Parts> {
     ),
   );
   const body = op.body === null ? fc.constant(undefined) : validArb(op.body, ctx);
-  return fc.record({ path, query: query.map((lists) => lists.flat()), body }) as fc.Arbitrary<Parts>;
+  return fc.record({ path, query: query.map((lists) => lists.flat()), body });
 }
 
 /** Valid, boundary and invalid requests for one operation, in proportions that favour the hostile. */

@@ -1,5 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { Nullable } from '../../canonical/schema-helpers.js';
+import { MAX_OFFSET } from './common.js';
 
 export const LimitResetSchema = Type.Union([Type.Literal('daily'), Type.Literal('weekly'), Type.Literal('monthly')]);
 
@@ -65,7 +66,7 @@ export const KeyHashParams = Type.Object({ hash: Type.String({ minLength: 1, max
 
 export const ListKeysQuery = Type.Object({
   include_disabled: Type.Optional(Type.Boolean({ default: false })),
-  offset: Type.Optional(Nullable(Type.Integer({ minimum: 0, default: 0 }))),
+  offset: Type.Optional(Nullable(Type.Integer({ minimum: 0, maximum: MAX_OFFSET, default: 0 }))),
   workspace_id: Type.Optional(Type.String({ minLength: 1 })),
 });
 
