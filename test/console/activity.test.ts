@@ -72,9 +72,9 @@ describe('console: overview, activity, models', () => {
         const { page } = h;
         await h.open('/', 'Overview');
         await page.locator('.kpi', { hasText: 'Calls' }).getByText('4', { exact: true }).waitFor();
-        await page.getByRole('rowheader', { name: 'openai/gpt-test' }).waitFor();
+        await page.getByRole('rowheader', { name: 'openai/gpt-test', exact: true }).waitFor();
         await page.getByLabel('Break down by').selectOption('key');
-        await page.getByRole('rowheader', { name: 'gateway-test' }).waitFor();
+        await page.getByRole('rowheader', { name: 'gateway-test', exact: true }).waitFor();
         await page.getByLabel('Last 30 days (daily)').check();
         await page.getByRole('heading', { name: 'Closest to their limits' }).waitFor();
         assert.equal((await page.locator('canvas').count()) >= 3, true, 'three charts drawn');
@@ -84,7 +84,7 @@ describe('console: overview, activity, models', () => {
       it('lists the catalog with prices and each endpoint’s health', async () => {
         const { page } = h;
         await h.open('/models', 'Models and providers');
-        await page.getByRole('rowheader', { name: 'openai/gpt-test' }).first().waitFor();
+        await page.getByRole('rowheader', { name: 'openai/gpt-test', exact: true }).first().waitFor();
         await page
           .locator('tr', { hasText: 'claude-test' })
           .getByText(/closed|open/)

@@ -50,12 +50,15 @@ export async function startConsole(browser: Browser, dialect: TestDialect): Prom
     consoleUrl,
     api,
     signIn: async (token = gw.server.managementToken) => {
+      await context.clearCookies();
       await page.goto(consoleUrl);
       await page.getByLabel('Management key').fill(token);
       await page.getByRole('button', { name: 'Sign in' }).click();
       await page.getByRole('navigation', { name: 'Console' }).waitFor();
     },
     open: async (route, heading) => {
+      // A fresh load, so data written through the API since the last visit is read again.
+      await page.goto('about:blank');
       await page.goto(`${consoleUrl}#${route}`);
       await page.getByRole('heading', { level: 1, name: heading }).waitFor();
     },
