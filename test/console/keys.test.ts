@@ -77,7 +77,7 @@ describe('console: keys', () => {
         await h.api('POST', '/keys', { name: 'search alpha' });
         await h.api('POST', '/keys', { name: 'search beta' });
         await h.open('/keys', 'API keys');
-        await page.getByLabel('Search').fill('alpha');
+        await page.getByRole('searchbox', { name: 'Search' }).fill('alpha');
         await page.locator('tr', { hasText: 'search alpha' }).waitFor();
         await page.locator('tr', { hasText: 'search beta' }).waitFor({ state: 'detached' });
       });
