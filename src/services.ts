@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import type { Catalog } from './catalog/index.js';
 import type { Clock } from './domain/common/clock.js';
 import { createMeter } from './domain/accounting/meter.js';
@@ -10,6 +11,7 @@ import type { KeyUsageReader } from './domain/keys/usage.js';
 import { MemberService } from './domain/members/service.js';
 import { EndpointHealth } from './domain/routing/index.js';
 import { WorkspaceService } from './domain/workspaces/service.js';
+import { RateBook } from './domain/accounting/rate-book.js';
 import { Gateway } from './gateway/gateway.js';
 import { CallPolicyCache } from './gateway/call-policy-cache.js';
 import { createProviderRegistry, type ProviderRegistry } from './providers/index.js';
@@ -73,6 +75,8 @@ export interface ServiceOptions {
   changeFeed?: ChangeFeed;
   ledgerFlushMs?: number;
   filtersFailOpen?: boolean;
+  /** How often replicas exchange rate-limit counts (default 200 ms): bounds how far they can overshoot together. */
+  rateSyncMs?: number;
   log?: (msg: string, err?: unknown) => void;
   /** Console sessions: idle expiry and the failed sign-in throttle (defaults: 12 h; 10 per 15 min). */
   console?: { sessionIdleMs: number; signInMaxFailures: number; signInWindowMs: number };
@@ -102,6 +106,13 @@ export function createServices(options: ServiceOptions): Services {
     onFlushError: () => metrics.recordLedgerFlushFailure(),
   });
   metrics.trackLedger(meter);
+  const rates = new RateBook({
+    store: store.rateCounts,
+    holder: `replica-${process.pid}-${randomBytes(6).toString('hex')}`,
+    clock,
+    syncMs: options.rateSyncMs ?? 200,
+    log: options.log ?? (() => undefined),
+  });
   const callLog: CallLogSink = { write: () => undefined };
   const providers = createProviderRegistry();
   const health = new EndpointHealth({ now: () => clock.now().getTime() });
@@ -169,6 +180,7 @@ export function createServices(options: ServiceOptions): Services {
       meter,
       presets: presets.resolver,
       policy,
+      rates,
       filtersFailOpen: options.filtersFailOpen,
       clock,
       observe: (generation) => {
@@ -200,6 +212,7 @@ export function createServices(options: ServiceOptions): Services {
       clock,
     }),
     close: async () => {
+      await rates.close();
       await meter.close();
       await providers.close();
     },

@@ -49,12 +49,20 @@ export const errors = {
       code: 'invalid_request',
       message: `Unsupported Content-Type: ${contentType}; send application/json`,
     }),
-  rateLimited: (message = 'Rate limit exceeded', retryAfterSeconds?: number) =>
+  rateLimited: (
+    message = 'Rate limit exceeded',
+    retryAfterSeconds?: number,
+    extra?: { metadata?: ErrorMetadata; headers?: Record<string, string> },
+  ) =>
     new GatewayError({
       status: 429,
       code: 'rate_limit_exceeded',
       message,
-      headers: retryAfterSeconds === undefined ? {} : { 'retry-after': String(retryAfterSeconds) },
+      metadata: extra?.metadata,
+      headers: {
+        ...(retryAfterSeconds === undefined ? {} : { 'retry-after': String(retryAfterSeconds) }),
+        ...extra?.headers,
+      },
     }),
   internal: (cause?: unknown) =>
     new GatewayError({ status: 500, code: 'server', message: 'Internal Server Error', cause }),

@@ -1,3 +1,4 @@
+import type { RateLimit } from '../domain/accounting/rate-book.js';
 import type { Budget } from '../domain/accounting/types.js';
 import type { KeyRecord } from '../domain/keys/types.js';
 import { OPEN_POLICY, type PolicyRule, type RoutingPolicy } from '../domain/routing/index.js';
@@ -13,6 +14,8 @@ export interface CallPolicy {
   routing: RoutingPolicy;
   /** Guardrail `limit_usd` budgets, each against its assignee's account. */
   budgets: readonly Budget[];
+  /** Guardrail `requests_per_minute` / `tokens_per_minute`, each against its assignee's account. */
+  rateLimits: readonly RateLimit[];
   /** Every filter of every guardrail, combined; null when none applies. */
   filters: CompiledFilterSet | null;
   /** The guardrails that set each routing rule, so a 403 can name them. */
@@ -26,6 +29,7 @@ export interface CallPolicyResolver {
 export const OPEN_CALL_POLICY: CallPolicy = Object.freeze({
   routing: OPEN_POLICY,
   budgets: [],
+  rateLimits: [],
   filters: null,
   ruleSources: {},
 });

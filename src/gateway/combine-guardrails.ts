@@ -1,4 +1,5 @@
 import { memberAccount } from '../domain/accounting/accounts.js';
+import type { RateLimit } from '../domain/accounting/rate-book.js';
 import type { Budget } from '../domain/accounting/types.js';
 import type { GoverningGuardrail } from '../domain/guardrails/service.js';
 import type { GuardrailRecord } from '../domain/guardrails/types.js';
@@ -44,11 +45,32 @@ function budgetOf(guardrail: GuardrailRecord, limitUsd: number, account: string,
   };
 }
 
+function rateLimitOf(guardrail: GuardrailRecord, account: string, assignee: 'key' | 'member'): RateLimit {
+  return {
+    account,
+    requestsPerMinute: guardrail.requestsPerMinute,
+    tokensPerMinute: guardrail.tokensPerMinute,
+    exceeded: ({ rule, limit, remaining, resetAtMs, retryAfterSeconds }) =>
+      errors.rateLimited(
+        `Guardrail "${guardrail.name}" rate limit reached: ${rule} is ${limit} per ${assignee}; retry after ${retryAfterSeconds} s`,
+        retryAfterSeconds,
+        {
+          metadata: { rule, guardrail_id: guardrail.id, assignee, limit, reset_at: new Date(resetAtMs).toISOString() },
+          headers: {
+            'x-ratelimit-limit': String(limit),
+            'x-ratelimit-remaining': String(remaining),
+            'x-ratelimit-reset': String(Math.ceil(resetAtMs / 1000)),
+          },
+        },
+      ),
+  };
+}
+
 /**
  * Combines the guardrails that govern a key (docs/guardrails.md): allow lists
  * intersect, ignore lists unite, ZDR is OR per vendor group, every budget is checked against
  * its assignee's own account (a key-assigned or workspace-default guardrail: the key's; a
- * member-assigned one: the member's), every filter runs.
+ * member-assigned one: the member's), and so is every rate limit; every filter runs.
  */
 export function combineGuardrails(options: {
   key: KeyRecord;
@@ -65,6 +87,7 @@ export function combineGuardrails(options: {
   const ignoredProviders = new Set<string>();
   const zdrGroups = new Set<ZdrGroup>();
   const budgets: Budget[] = [];
+  const rateLimits: RateLimit[] = [];
   const filterSets: CompiledFilterSet[] = [];
 
   for (const { guardrail: g, via } of governing) {
@@ -91,6 +114,10 @@ export function combineGuardrails(options: {
       if (via.includes('member')) budgets.push(budgetOf(g, g.limitUsd, memberAccount(key.creatorUserId), 'member'));
       if (via.includes('key') || via.includes('workspace')) budgets.push(budgetOf(g, g.limitUsd, key.hash, 'key'));
     }
+    if (g.requestsPerMinute !== null || g.tokensPerMinute !== null) {
+      if (via.includes('member')) rateLimits.push(rateLimitOf(g, memberAccount(key.creatorUserId), 'member'));
+      if (via.includes('key') || via.includes('workspace')) rateLimits.push(rateLimitOf(g, key.hash, 'key'));
+    }
     const filters = options.filtersOf(g);
     if (filters !== null) filterSets.push(filters);
   }
@@ -104,6 +131,7 @@ export function combineGuardrails(options: {
       zdrGroups,
     },
     budgets,
+    rateLimits,
     filters: filterSets.length === 0 ? null : combineFilterSets(filterSets),
     ruleSources: sources,
   };

@@ -211,6 +211,7 @@ export class Gateway {
       createdAt: now.toISOString(),
     };
     this.deps.meter.settle(call.reservation, generation);
+    this.deps.rates?.addTokens(call.rates, generation.promptTokens + generation.completionTokens);
     this.observeSoon(generation);
   }
 

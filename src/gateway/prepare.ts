@@ -2,6 +2,7 @@ import type { CallKind } from '../canonical/index.js';
 import type { Catalog } from '../catalog/index.js';
 import type { Clock } from '../domain/common/clock.js';
 import { randomHex } from '../domain/common/ids.js';
+import { NO_RATE_ADMISSION, type RateAdmission, type RateBook } from '../domain/accounting/rate-book.js';
 import type { ApiType, Meter, Reservation } from '../domain/accounting/types.js';
 import type { KeyRecord } from '../domain/keys/types.js';
 import { noPresets, type AppliedPreset, type PresetResolver } from '../domain/presets/index.js';
@@ -25,6 +26,8 @@ export interface PrepareDeps {
   health: EndpointHealth;
   meter: Meter;
   policy: CallPolicyResolver;
+  /** Guardrail rate limits (absent: none are enforced). */
+  rates?: RateBook;
   presets?: PresetResolver;
   /** Forward a request whose content filter threw instead of refusing it (default false: fail closed). */
   filtersFailOpen?: boolean;
@@ -45,6 +48,8 @@ export interface PreparedCall<K extends CallKind> {
   flags: string[];
   candidates: readonly RouteCandidate[];
   reservation: Reservation;
+  /** The rate-limit counts this call took (its tokens are added when it settles). */
+  rates: RateAdmission;
   generationId: string;
   requestId: string;
   apiType: ApiType;
@@ -119,7 +124,14 @@ export async function prepareCall<K extends CallKind>(
     maxTokens: strategy.maxOutputTokens(body),
     candidates: plan.candidates,
   });
-  const reservation = await deps.meter.reserve(key, estimate, policy.budgets);
+  const rates = deps.rates === undefined ? NO_RATE_ADMISSION : await deps.rates.admit(policy.rateLimits);
+  let reservation: Reservation;
+  try {
+    reservation = await deps.meter.reserve(key, estimate, policy.budgets);
+  } catch (error) {
+    deps.rates?.release(rates);
+    throw error;
+  }
   return {
     kind,
     strategy,
@@ -130,6 +142,7 @@ export async function prepareCall<K extends CallKind>(
     flags,
     candidates: plan.candidates,
     reservation,
+    rates,
     generationId: newGenerationId(),
     requestId: input.requestId,
     apiType: input.apiType,

@@ -57,10 +57,23 @@ export interface BudgetLeasesTable {
   expires_at: string;
 }
 
+/** One replica's request and token counts of one account's minute (rate limits). */
+export interface RateCountsTable {
+  account: string;
+  /** `minute:<epoch minute>`. */
+  window: string;
+  holder: string;
+  /** bigint: PostgreSQL returns it as a string. */
+  requests: number | string;
+  tokens: number | string;
+  expires_at: string;
+}
+
 export interface AccountingTables {
   generations: GenerationsTable;
   spend_counters: SpendCountersTable;
   budget_leases: BudgetLeasesTable;
+  rate_counts: RateCountsTable;
 }
 
 /** What the ledger repository needs; `Database` (with these tables merged) satisfies it. */

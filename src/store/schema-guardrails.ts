@@ -14,6 +14,9 @@ export interface GuardrailsTable {
   ignored_models: string | null;
   ignored_providers: string | null;
   limit_usd: number | null;
+  requests_per_minute: number | null;
+  /** bigint: PostgreSQL returns it as a string. */
+  tokens_per_minute: number | string | null;
   reset_interval: 'daily' | 'weekly' | 'monthly' | null;
   enforce_zdr: number | null;
   enforce_zdr_vendor_a: number | null;

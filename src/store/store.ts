@@ -4,6 +4,7 @@ import type { GuardrailRepository } from '../domain/guardrails/types.js';
 import type { KeyRepository } from '../domain/keys/types.js';
 import type { MemberRepository } from '../domain/members/types.js';
 import type { PresetRepository } from '../domain/presets/types.js';
+import type { RateCountStore } from '../domain/accounting/rate-book.js';
 import type { WorkspaceRepository } from '../domain/workspaces/types.js';
 import type { ConsoleSessionRepository } from '../domain/console/types.js';
 import type { AnalyticsRepository } from '../domain/analytics/types.js';
@@ -16,6 +17,7 @@ import { createLedgerRepository } from './repositories/ledger.js';
 import type { BatchWriter } from './repositories/ledger-rows.js';
 import { createMemberRepository } from './repositories/members.js';
 import { createPresetRepository } from './repositories/presets.js';
+import { createRateCountRepository } from './repositories/rate-counts.js';
 import { createWorkspaceRepository } from './repositories/workspaces.js';
 import { createConsoleSessionRepository } from './repositories/console-sessions.js';
 import { createAnalyticsRepository } from './repositories/analytics.js';
@@ -36,6 +38,7 @@ export interface Repositories {
   presets: PresetRepository;
   consoleSessions: ConsoleSessionRepository;
   analytics: AnalyticsRepository;
+  rateCounts: RateCountStore;
 }
 
 export interface Store extends Repositories {
@@ -63,6 +66,7 @@ function repositories(db: Kysely<Database>, writeBatch?: BatchWriter): Repositor
     presets: createPresetRepository(db),
     consoleSessions: createConsoleSessionRepository(db),
     analytics: createAnalyticsRepository(db),
+    rateCounts: createRateCountRepository(db),
   };
 }
 

@@ -256,6 +256,8 @@ export class GuardrailService {
       ignoredModels: null,
       ignoredProviders: null,
       limitUsd: null,
+      requestsPerMinute: null,
+      tokensPerMinute: null,
       resetInterval: null,
       enforceZdr: null,
       zdr: { vendor_a: null, vendor_b: null, vendor_c: null, vendor_d: null, other: null },

@@ -26,6 +26,10 @@ export interface GuardrailSettings {
   ignoredModels: string[] | null;
   ignoredProviders: string[] | null;
   limitUsd: number | null;
+  /** Calls per minute per assignee (fixed UTC minutes); null = no limit. */
+  requestsPerMinute: number | null;
+  /** Prompt + completion tokens per minute per assignee; null = no limit. */
+  tokensPerMinute: number | null;
   resetInterval: ResetInterval | null;
   enforceZdr: boolean | null;
   zdr: ZdrFlags;
@@ -53,6 +57,8 @@ export interface GuardrailInput {
   ignoredModels?: string[] | null;
   ignoredProviders?: string[] | null;
   limitUsd?: number | null;
+  requestsPerMinute?: number | null;
+  tokensPerMinute?: number | null;
   resetInterval?: ResetInterval | null;
   enforceZdr?: boolean | null;
   zdr?: Partial<ZdrFlags>;

@@ -94,6 +94,8 @@ export function toPatch(input: GuardrailInput, catalog: ModelLookup): GuardrailP
   if (input.allowedProviders !== undefined) patch.allowedProviders = input.allowedProviders;
   if (input.ignoredProviders !== undefined) patch.ignoredProviders = input.ignoredProviders;
   if (input.limitUsd !== undefined) patch.limitUsd = input.limitUsd;
+  if (input.requestsPerMinute !== undefined) patch.requestsPerMinute = input.requestsPerMinute;
+  if (input.tokensPerMinute !== undefined) patch.tokensPerMinute = input.tokensPerMinute;
   if (input.resetInterval !== undefined) patch.resetInterval = input.resetInterval;
   if (input.enforceZdr !== undefined) patch.enforceZdr = input.enforceZdr;
   const zdr = resolveZdr(input);

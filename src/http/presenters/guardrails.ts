@@ -47,6 +47,8 @@ export function presentGuardrail(g: GuardrailRecord): Static<typeof GuardrailObj
     content_filters: g.contentFilters?.map((c) => ({ pattern: c.pattern, action: c.action, label: c.label })) ?? null,
     updated_at: g.updatedAt,
     include_byok_in_budgets: g.includeByokInBudgets,
+    requests_per_minute: g.requestsPerMinute,
+    tokens_per_minute: g.tokensPerMinute,
   };
 }
 
@@ -134,5 +136,7 @@ export function guardrailInputFrom(body: Body, vendorNames: Readonly<Record<ZdrV
       body.content_filters?.map((c) => ({ pattern: c.pattern, action: c.action, label: c.label ?? null })) ?? null;
   }
   if (body.include_byok_in_budgets !== undefined) input.includeByokInBudgets = body.include_byok_in_budgets;
+  if (body.requests_per_minute !== undefined) input.requestsPerMinute = body.requests_per_minute;
+  if (body.tokens_per_minute !== undefined) input.tokensPerMinute = body.tokens_per_minute;
   return input;
 }

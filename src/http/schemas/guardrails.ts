@@ -24,7 +24,10 @@ const CustomEntryObject = Type.Object({
   label: Nullable(Type.String()),
 });
 
-/** The guardrail object in its documented key order, then `include_byok_in_budgets` (docs/guardrails.md). */
+/**
+ * The guardrail object in its documented key order, then `include_byok_in_budgets` and the rate
+ * limits (docs/guardrails.md).
+ */
 export const GuardrailObject = Type.Object({
   id: Type.String(),
   name: Type.String(),
@@ -47,6 +50,8 @@ export const GuardrailObject = Type.Object({
   content_filters: Nullable(Type.Array(CustomEntryObject)),
   updated_at: Nullable(Type.String()),
   include_byok_in_budgets: Type.Boolean(),
+  requests_per_minute: Nullable(Type.Integer()),
+  tokens_per_minute: Nullable(Type.Integer()),
 });
 
 /** A key assignment in its documented key order. */
@@ -116,6 +121,10 @@ const settings = {
   content_filter_builtins: Type.Optional(Nullable(Type.Array(BuiltinEntryInput, { maxItems: 100 }))),
   content_filters: Type.Optional(Nullable(Type.Array(CustomEntryInput, { maxItems: 100 }))),
   include_byok_in_budgets: Type.Optional(Type.Boolean()),
+  /** Calls per minute per assignee (fixed UTC minutes); null removes the limit. */
+  requests_per_minute: Type.Optional(Nullable(Type.Integer({ minimum: 1, maximum: 1_000_000_000 }))),
+  /** Prompt + completion tokens per minute per assignee; null removes the limit. */
+  tokens_per_minute: Type.Optional(Nullable(Type.Integer({ minimum: 1, maximum: 1_000_000_000_000 }))),
 };
 
 const Name = Type.String({ minLength: 1, maxLength: 200 });

@@ -6,6 +6,7 @@ import * as m004 from './004-spend-accounts.js';
 import * as m005 from './005-presets.js';
 import * as m006 from './006-budget-leases.js';
 import * as m008 from './008-console.js';
+import * as m009 from './009-rate-limits.js';
 
 /**
  * Versioned migrations, compiled into the binary (no directory scanning at run time).
@@ -19,6 +20,7 @@ const migrations: Record<string, Migration> = {
   '005-presets': m005,
   '006-budget-leases': m006,
   '008-console': m008,
+  '009-rate-limits': m009,
 };
 
 export const migrationProvider: MigrationProvider = {

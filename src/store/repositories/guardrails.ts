@@ -27,6 +27,8 @@ function toRecord(row: Selectable<GuardrailsTable>): GuardrailRecord {
     ignoredModels: fromJson<string[]>(row.ignored_models),
     ignoredProviders: fromJson<string[]>(row.ignored_providers),
     limitUsd: row.limit_usd,
+    requestsPerMinute: row.requests_per_minute,
+    tokensPerMinute: row.tokens_per_minute === null ? null : Number(row.tokens_per_minute),
     resetInterval: row.reset_interval,
     enforceZdr: fromTri(row.enforce_zdr),
     zdr: {
@@ -53,6 +55,8 @@ function toColumns(patch: GuardrailPatch): Partial<GuardrailsTable> {
   if (patch.ignoredModels !== undefined) c.ignored_models = toJson(patch.ignoredModels);
   if (patch.ignoredProviders !== undefined) c.ignored_providers = toJson(patch.ignoredProviders);
   if (patch.limitUsd !== undefined) c.limit_usd = patch.limitUsd;
+  if (patch.requestsPerMinute !== undefined) c.requests_per_minute = patch.requestsPerMinute;
+  if (patch.tokensPerMinute !== undefined) c.tokens_per_minute = patch.tokensPerMinute;
   if (patch.resetInterval !== undefined) c.reset_interval = patch.resetInterval;
   if (patch.enforceZdr !== undefined) c.enforce_zdr = toTri(patch.enforceZdr);
   const zdr = patch.zdr ?? {};
@@ -78,6 +82,8 @@ function toRow(g: GuardrailRecord): GuardrailsTable {
     ignored_models: toJson(g.ignoredModels),
     ignored_providers: toJson(g.ignoredProviders),
     limit_usd: g.limitUsd,
+    requests_per_minute: g.requestsPerMinute,
+    tokens_per_minute: g.tokensPerMinute,
     reset_interval: g.resetInterval,
     enforce_zdr: toTri(g.enforceZdr),
     enforce_zdr_vendor_a: toTri(g.zdr.vendor_a),
