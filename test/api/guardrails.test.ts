@@ -30,6 +30,9 @@ const SEED_ORDER = [
   'content_filters',
   'updated_at',
   'include_byok_in_budgets',
+  // Switchyard's rate limits (docs/guardrails.md), after the documented keys.
+  'requests_per_minute',
+  'tokens_per_minute',
 ];
 
 for (const dialect of dialects()) {

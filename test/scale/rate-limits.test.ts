@@ -45,7 +45,7 @@ describe('rate limits on two replicas', { skip: pgSkipReason() ?? false }, () =>
     ).status;
 
   before(async () => {
-    cluster = await startCluster(2, { SWITCHYARD_LOG_LEVEL: 'warn' });
+    cluster = await startCluster(2);
     [A, B] = cluster.replicas as [Replica, Replica];
   });
   after(() => cluster.close());
