@@ -71,7 +71,9 @@ describe('rate limits on two replicas', { skip: pgSkipReason() ?? false }, () =>
     assert.ok(burst.every((s) => s === 200 || s === 429));
     await sleep(500);
     const later = await Promise.all([chat(A, token), chat(B, token)]);
-    say(`rate limit ${limit}/min, 60 concurrent calls over 2 replicas: ${admitted} admitted; after one sync: ${later}`);
+    say(
+      `rate limit ${limit}/min, 60 concurrent calls over 2 replicas: ${admitted} admitted; after one sync: ${later.join(', ')}`,
+    );
     assert.ok(admitted >= limit, 'the limit itself is reachable');
     assert.ok(admitted <= 2 * limit, 'each replica alone never exceeds the limit');
     assert.deepEqual(later, [429, 429]);
