@@ -19,6 +19,7 @@ import { guardrailRoutes } from './http/routes/guardrails.js';
 import { presetReadRoutes, presetWriteRoutes } from './http/routes/presets.js';
 import { healthRoutes } from './http/routes/health.js';
 import { catalogRoutes } from './http/routes/catalog.js';
+import { catalogReloadRoute } from './http/routes/catalog-reload.js';
 import { modelCallRoutes } from './http/routes/model-calls.js';
 import { generationRoute } from './http/routes/generation.js';
 import { metricsRoute } from './http/routes/metrics.js';
@@ -166,10 +167,11 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
         guardrailRoutes(s, services);
         presetWriteRoutes(s, services.presets);
         consoleAnalyticsRoutes(s, services);
+        catalogReloadRoute(s, services);
       });
       await scope('any', (s) => {
         currentKeyRoute(s, services);
-        catalogRoutes(s, services.catalog);
+        catalogRoutes(s, services.catalogHolder, services.health);
         presetReadRoutes(s, services.presets);
         analyticsReadRoutes(s, services);
       });

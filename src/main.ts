@@ -43,6 +43,32 @@ export async function serve(env: NodeJS.ProcessEnv = process.env): Promise<void>
       () => process.exit(1),
     );
   };
+  // SIGHUP re-reads SWITCHYARD_CONFIG; an invalid file keeps the running catalog (docs/configuration-catalog.md).
+  process.on('SIGHUP', () => {
+    const reloader = server.services.catalogReloader;
+    if (reloader === null || stopping) return;
+    reloader.reload().then(
+      (outcome) => {
+        if (outcome.ok)
+          server.app.log.info(
+            {
+              source: outcome.source,
+              models: outcome.models,
+              added: outcome.addedModels,
+              removed: outcome.removedModels,
+            },
+            'catalog reloaded',
+          );
+        else
+          server.app.log.error(
+            { source: outcome.source, errors: outcome.errors },
+            'catalog reload refused: the file is invalid, the running catalog is kept',
+          );
+      },
+      (error: unknown) =>
+        server.app.log.error({ err: error instanceof Error ? error.message : String(error) }, 'catalog reload failed'),
+    );
+  });
   process.on('SIGTERM', () => stop('SIGTERM'));
   process.on('SIGINT', () => stop('SIGINT'));
 }

@@ -59,6 +59,7 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
     services = createServices({
       store,
       catalog,
+      catalogFile: { path: config.configPath, env: options.env ?? process.env },
       clock: options.clock ?? systemClock,
       keyCacheRevalidateMs: config.keyCacheRevalidateMs,
       keyCacheGraceMs: config.keyCacheGraceMs,

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import type { Catalog } from './catalog/index.js';
+import { CatalogHolder, CatalogReloader, type Catalog, type Env } from './catalog/index.js';
 import type { Clock } from './domain/common/clock.js';
 import { createMeter } from './domain/accounting/meter.js';
 import type { Meter } from './domain/accounting/types.js';
@@ -34,7 +34,12 @@ export interface CallLogSink {
 export interface Services {
   store: Store;
   clock: Clock;
-  catalog: Catalog;
+  /** The running catalog snapshot (read it once per request; a reload swaps it). */
+  readonly catalog: Catalog;
+  /** Holds the running catalog; `replace` swaps it (catalog reload). */
+  catalogHolder: CatalogHolder;
+  /** Re-reads the catalog file into the holder; null when the services were built without a file source. */
+  catalogReloader: CatalogReloader | null;
   authenticator: KeyAuthenticator;
   keys: KeyService;
   members: MemberService;
@@ -47,6 +52,8 @@ export interface Services {
   usage: KeyUsageReader;
   meter: Meter;
   providers: ProviderRegistry;
+  /** Per-endpoint breaker and latency state shared by routing and the endpoints listing. */
+  health: EndpointHealth;
   gateway: Gateway;
   metrics: Metrics;
   /** Cache coherence across replicas: publish after writes, subscribe caches (docs/architecture.md). */
@@ -67,7 +74,10 @@ export interface Services {
 export interface ServiceOptions {
   store: Store;
   clock: Clock;
-  catalog: Catalog;
+  /** A fixed catalog, or a holder whose snapshot a reload swaps. */
+  catalog: Catalog | CatalogHolder;
+  /** Where a catalog reload reads from: SWITCHYARD_CONFIG (null: the built-in catalog) and the environment. */
+  catalogFile?: { path: string | null; env: Env };
   keyCacheRevalidateMs: number;
   /** Key store unreachable: how long a verified key keeps its decision (default 60 s). */
   keyCacheGraceMs?: number;
@@ -83,7 +93,10 @@ export interface ServiceOptions {
 }
 
 export function createServices(options: ServiceOptions): Services {
-  const { store, clock, catalog } = options;
+  const { store, clock } = options;
+  const catalogHolder = options.catalog instanceof CatalogHolder ? options.catalog : new CatalogHolder(options.catalog);
+  // Consumers below get `catalog` as a getter and read it once per use: a call keeps the snapshot
+  // it was prepared with, the next call sees a reloaded one.
   const changeFeed =
     options.changeFeed ?? new LocalChangeFeed({ externalChangeMarker: () => store.externalChangeMarker() });
   const metrics = new Metrics();
@@ -121,7 +134,9 @@ export function createServices(options: ServiceOptions): Services {
     keys: store.keys,
     members: store.members,
     workspaces: store.workspaces,
-    catalog,
+    get catalog() {
+      return catalogHolder.current();
+    },
     clock,
     transaction: (fn) => store.withTransaction(fn),
     // Publishing reaches this process's subscribers at once (the policy cache below) and every other replica.
@@ -129,7 +144,9 @@ export function createServices(options: ServiceOptions): Services {
   });
   const policy = new CallPolicyCache({
     guardrails,
-    catalog,
+    get catalog() {
+      return catalogHolder.current();
+    },
     clock,
     revalidateAfterMs: options.keyCacheRevalidateMs,
     changes: changeFeed,
@@ -139,17 +156,32 @@ export function createServices(options: ServiceOptions): Services {
   const presets = createPresetService({
     presets: store.presets,
     workspaces: store.workspaces,
-    catalog,
+    get catalog() {
+      return catalogHolder.current();
+    },
     clock,
     transaction: (fn) => store.withTransaction(fn),
     revalidateAfterMs: options.keyCacheRevalidateMs,
     changes: changeFeed,
     log: options.log,
   });
+  // A reload: cached policies hold provider ids resolved against the old catalog; health state of
+  // endpoints that are gone or now reach another upstream is dropped.
+  catalogHolder.onChange((change) => {
+    policy.invalidate();
+    health.reconcile({ keep: change.endpointKeys, reset: change.changedEndpoints });
+  });
   return {
     store,
     clock,
-    catalog,
+    get catalog() {
+      return catalogHolder.current();
+    },
+    catalogHolder,
+    catalogReloader:
+      options.catalogFile === undefined
+        ? null
+        : new CatalogReloader({ holder: catalogHolder, path: options.catalogFile.path, env: options.catalogFile.env }),
     authenticator,
     keys: new KeyService({
       keys: store.keys,
@@ -173,8 +205,11 @@ export function createServices(options: ServiceOptions): Services {
     usage: meter.usageReader,
     meter,
     providers,
+    health,
     gateway: new Gateway({
-      catalog,
+      get catalog() {
+        return catalogHolder.current();
+      },
       providers,
       health,
       meter,

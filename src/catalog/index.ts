@@ -35,3 +35,6 @@ export { type ModelsQuery, type ModelsResponse, toModelsResponse } from './model
 export { type WireModel, type WireOptions, type WirePricing, toWireModel, topEndpoint } from './model-wire.js';
 export { type ProvidersResponse, type WireProvider, toProvidersResponse } from './providers-response.js';
 export { decimalString } from './decimal.js';
+export { type EndpointsResponse, type WireEndpoint, toEndpointsResponse } from './endpoints-response.js';
+export { type CatalogChange, type CatalogListener, type CatalogSource, CatalogHolder, diffCatalogs } from './holder.js';
+export { type ReloadOutcome, CatalogReloader, checkCatalogFile } from './reloader.js';

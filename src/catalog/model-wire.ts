@@ -71,7 +71,7 @@ export function topEndpoint(catalog: Catalog, model: CatalogModel): CatalogEndpo
   return best;
 }
 
-function wirePricing(pricing: EndpointPricing): WirePricing {
+export function wirePricing(pricing: EndpointPricing): WirePricing {
   const out: WirePricing = { prompt: decimalString(pricing.prompt), completion: decimalString(pricing.completion) };
   for (const [from, to] of OPTIONAL_PRICES) {
     const value = pricing[from];

@@ -9,6 +9,7 @@ import { openStore } from '../store/index.js';
 import { openChangeFeed } from '../store/open-change-feed.js';
 import { defaultCatalog } from '../catalog/index.js';
 import { presetCommands } from './presets-commands.js';
+import { catalogCommands } from './catalog-commands.js';
 
 export class CliError extends Error {}
 
@@ -186,12 +187,19 @@ const commands: Record<string, Command> = {
       }),
   },
   ...presetCommands({ withServices, findMember, fail: (message) => new CliError(message) }),
+  ...catalogCommands,
 };
 
-function help(io: CliIo): void {
-  io.out('Usage: switchyard <command> [options]\n\nCommands:');
-  for (const c of Object.values(commands)) io.out(`  ${c.usage}\n      ${c.summary}`);
+function help(io: CliIo, group?: string): void {
+  const shown = Object.entries(commands).filter(([name]) => group === undefined || name.startsWith(`${group} `));
+  io.out(`Usage: switchyard ${group ?? '<command>'} ${group === undefined ? '' : '<command> '}[options]\n\nCommands:`);
+  for (const [, c] of shown) io.out(`  ${c.usage}\n      ${c.summary}`);
   io.out('\nRun "switchyard <command> --help" for one command.');
+}
+
+/** Groups of two-word commands (`keys`, `members`, `presets`, `catalog`). */
+function isGroup(name: string): boolean {
+  return Object.keys(commands).some((c) => c.startsWith(`${name} `));
 }
 
 /** Runs one CLI invocation; returns the exit code, or null when the command keeps running (serve). */
@@ -199,6 +207,16 @@ export async function runCommand(argv: string[], ctx: CliContext): Promise<numbe
   if (argv.length === 0 || argv[0] === '--help' || argv[0] === '-h' || argv[0] === 'help') {
     help(ctx.io);
     return argv.length === 0 ? 2 : 0;
+  }
+  const first = argv[0] ?? '';
+  // `switchyard keys --help`, `switchyard keys`: the group's commands.
+  if (
+    commands[first] === undefined &&
+    isGroup(first) &&
+    (argv.length === 1 || ['--help', '-h', 'help'].includes(argv[1] ?? ''))
+  ) {
+    help(ctx.io, first);
+    return argv.length === 1 ? 2 : 0;
   }
   const two = `${argv[0]} ${argv[1] ?? ''}`;
   const name = commands[two] !== undefined ? two : (argv[0] ?? '');

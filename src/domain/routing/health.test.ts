@@ -103,3 +103,27 @@ describe('EndpointHealth breaker', () => {
     ]);
   });
 });
+
+describe('EndpointHealth after a catalog reload', () => {
+  it('drops the state of removed and re-pointed endpoints and ignores late records for removed ones', () => {
+    const h = new EndpointHealth({ failureThreshold: 1 });
+    h.recordFailure('gone');
+    h.recordFailure('moved');
+    h.recordFailure('kept');
+    h.recordLatency('kept', 50);
+    h.reconcile({ keep: new Set(['moved', 'kept', 'new']), reset: ['moved'] });
+    assert.equal(h.state('gone'), 'closed');
+    assert.equal(h.state('moved'), 'closed');
+    assert.equal(h.state('kept'), 'open');
+    assert.equal(h.latencyMs('kept'), 50);
+    // A call still in flight on the removed endpoint finishes later: its result is not recorded.
+    h.recordFailure('gone');
+    h.recordLatency('gone', 10);
+    assert.deepEqual(
+      h.snapshot().map((s) => s.key),
+      ['kept'],
+    );
+    h.recordFailure('new');
+    assert.equal(h.state('new'), 'open');
+  });
+});

@@ -57,6 +57,21 @@ export class EndpointHealth implements HealthView {
     this.now = options.now ?? Date.now;
   }
 
+  /**
+   * Follows a catalog reload: state of endpoints that no longer exist is dropped, and so is the
+   * state of endpoints whose provider now connects differently (their failures and latency were
+   * measured against another upstream). Calls still in flight on a removed endpoint record
+   * nothing afterwards, so its state does not come back.
+   */
+  reconcile(options: { keep: ReadonlySet<string>; reset: readonly string[] }): void {
+    this.known = options.keep;
+    for (const key of [...this.entries.keys()]) if (!options.keep.has(key)) this.entries.delete(key);
+    for (const key of options.reset) this.entries.delete(key);
+  }
+
+  /** The endpoint keys of the running catalog after a reload; null until the first reload. */
+  private known: ReadonlySet<string> | null = null;
+
   private entry(key: string): Entry {
     let entry = this.entries.get(key);
     if (!entry) {
@@ -77,12 +92,14 @@ export class EndpointHealth implements HealthView {
   }
 
   recordSuccess(endpointKey: string): void {
+    if (this.known?.has(endpointKey) === false) return;
     const entry = this.entry(endpointKey);
     entry.failures = [];
     entry.openedAt = null;
   }
 
   recordFailure(endpointKey: string): void {
+    if (this.known?.has(endpointKey) === false) return;
     const entry = this.entry(endpointKey);
     const now = this.now();
     const state = this.state(endpointKey);
@@ -99,6 +116,7 @@ export class EndpointHealth implements HealthView {
 
   /** Time to first byte (or total latency) in ms, and optionally the generation speed. */
   recordLatency(endpointKey: string, ms: number, tokensPerSec?: number): void {
+    if (this.known?.has(endpointKey) === false) return;
     const entry = this.entry(endpointKey);
     if (Number.isFinite(ms) && ms >= 0) {
       entry.latencyMs = entry.latencyMs === undefined ? ms : this.alpha * ms + (1 - this.alpha) * entry.latencyMs;

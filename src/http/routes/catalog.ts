@@ -1,15 +1,40 @@
-import { toModelsResponse, toProvidersResponse, type Catalog } from '../../catalog/index.js';
+import { Type } from '@sinclair/typebox';
+import { toEndpointsResponse, toModelsResponse, toProvidersResponse, type CatalogSource } from '../../catalog/index.js';
+import { errors } from '../../errors/index.js';
 import { errorResponses } from '../schemas/common.js';
 import type { App } from '../types.js';
 
-/** GET /models and GET /providers: the catalog in the reference's shapes (either kind of key). */
-export function catalogRoutes(app: App, catalog: Catalog): void {
+const EndpointParams = Type.Object({ author: Type.String(), slug: Type.String() });
+
+/**
+ * GET /models, GET /models/{author}/{slug}/endpoints and GET /providers: the catalog in
+ * OpenRouter's shapes (either kind of key). Each request reads the running snapshot once, so a
+ * catalog reload shows in the next request.
+ */
+export function catalogRoutes(app: App, catalog: CatalogSource, health?: { isHealthy(key: string): boolean }): void {
   app.get('/models', {
     schema: { tags: ['Catalog'], operationId: 'getModels', response: errorResponses(400, 401, 500) },
-    handler: (request) => toModelsResponse(catalog, request.query as Record<string, unknown>, { basePath: '/api/v1' }),
+    handler: (request) =>
+      toModelsResponse(catalog.current(), request.query as Record<string, unknown>, { basePath: '/api/v1' }),
+  });
+  app.get('/models/:author/:slug/endpoints', {
+    schema: {
+      tags: ['Catalog'],
+      operationId: 'listEndpoints',
+      params: EndpointParams,
+      response: errorResponses(401, 404, 500),
+    },
+    handler: (request) => {
+      const { author, slug } = request.params as { author: string; slug: string };
+      const listing = toEndpointsResponse(catalog.current(), `${author}/${slug}`, {
+        isHealthy: health === undefined ? undefined : (key) => health.isHealthy(key),
+      });
+      if (listing === undefined) throw errors.notFound(`Model ${author}/${slug} not found`);
+      return listing;
+    },
   });
   app.get('/providers', {
     schema: { tags: ['Catalog'], operationId: 'listProviders', response: errorResponses(401, 500) },
-    handler: () => toProvidersResponse(catalog),
+    handler: () => toProvidersResponse(catalog.current()),
   });
 }
