@@ -100,7 +100,7 @@ describe('catalog reload (POST /catalog/reload) and GET /models/{author}/{slug}/
     const reader = res.body?.getReader();
     assert.ok(reader);
     const decoder = new TextDecoder();
-    let text = decoder.decode((await reader.read()).value);
+    let text = decoder.decode((await reader.read()).value as Uint8Array);
 
     // The new file drops the model being streamed and adds another.
     writeFileSync(configPath, catalogFile(['demo/new']));
@@ -117,7 +117,7 @@ describe('catalog reload (POST /catalog/reload) and GET /models/{author}/{slug}/
     for (;;) {
       const step = await reader.read();
       if (step.done) break;
-      text += decoder.decode(step.value);
+      text += decoder.decode(step.value as Uint8Array);
     }
     assert.ok(text.trimEnd().endsWith('data: [DONE]'), 'the in-flight stream completed');
     assert.match(text, /"model":"demo\/slow"/);

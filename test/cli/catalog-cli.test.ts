@@ -126,7 +126,7 @@ describe('catalog reload of a running server process (SIGHUP, switchyard catalog
     const reader = res.body?.getReader();
     assert.ok(reader);
     const decoder = new TextDecoder();
-    let text = decoder.decode((await reader.read()).value);
+    let text = decoder.decode((await reader.read()).value as Uint8Array);
     writeFileSync(configPath, catalogFile(['demo/slow', 'demo/new']));
     child.kill('SIGHUP');
     await waitFor(child, () => out, /"msg":"catalog reloaded"/);
@@ -135,7 +135,7 @@ describe('catalog reload of a running server process (SIGHUP, switchyard catalog
     for (;;) {
       const step = await reader.read();
       if (step.done) break;
-      text += decoder.decode(step.value);
+      text += decoder.decode(step.value as Uint8Array);
     }
     assert.ok(text.trimEnd().endsWith('data: [DONE]'), 'the in-flight stream completed');
     assert.equal(child.exitCode, null, 'SIGHUP did not stop the server');

@@ -25,7 +25,7 @@ export function catalogRoutes(app: App, catalog: CatalogSource, health?: { isHea
       response: errorResponses(401, 404, 500),
     },
     handler: (request) => {
-      const { author, slug } = request.params as { author: string; slug: string };
+      const { author, slug } = request.params;
       const listing = toEndpointsResponse(catalog.current(), `${author}/${slug}`, {
         isHealthy: health === undefined ? undefined : (key) => health.isHealthy(key),
       });
