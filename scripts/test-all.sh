@@ -102,6 +102,18 @@ else
 fi
 phase_done "build tools"
 
+# --- curl and jq: the guides' examples use them (test/docs/guides.test.ts runs every one) ---
+phase "doc-test tools"
+if command -v curl >/dev/null 2>&1 && command -v jq >/dev/null 2>&1; then
+  echo "curl, jq present"
+elif is_root; then
+  apt_install curl jq ca-certificates
+else
+  echo "curl/jq missing (the docs/guides examples need them) and not root" >&2
+  exit 1
+fi
+phase_done "doc-test tools"
+
 # --- npm dependencies ---
 phase "npm dependencies"
 if [ "${SWITCHYARD_FORCE_INSTALL:-}" != "1" ] && [ -f node_modules/.package-lock.json ] \
