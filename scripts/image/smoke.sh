@@ -1,0 +1,106 @@
+#!/usr/bin/env bash
+# Builds the container image and makes the README's first call inside it: start the gateway from
+# the image, GET /health, create an API key with the management key it prints, make a demo chat
+# call, stop it with SIGTERM. Also checks the image's contract (non-root user, /data volume,
+# HEALTHCHECK, Node 20). Prints the build time and the image size.
+#
+# No Docker daemon needed: buildah (vfs storage, chroot isolation) as root, on a base built from
+# Debian packages when node:20-bookworm-slim cannot be pulled (scripts/image/build-base.sh).
+# Installs buildah and debootstrap through apt when missing. Called by scripts/test-all.sh.
+set -euo pipefail
+cd "$(dirname "${BASH_SOURCE[0]}")/../.."
+
+STORAGE=(--storage-driver vfs)
+IMAGE=localhost/switchyard:smoke
+
+if [ "$(id -u)" != "0" ]; then
+  echo "image smoke: needs root (buildah with vfs storage and chroot isolation)" >&2
+  exit 1
+fi
+missing=()
+command -v buildah >/dev/null 2>&1 || missing+=(buildah)
+command -v debootstrap >/dev/null 2>&1 || missing+=(debootstrap)
+if [ "${#missing[@]}" -gt 0 ]; then
+  apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}"
+fi
+
+build_args=()
+if [ -n "${SWITCHYARD_BASE_IMAGE:-}" ]; then
+  base="$SWITCHYARD_BASE_IMAGE"
+elif buildah "${STORAGE[@]}" pull --quiet docker.io/library/node:20-bookworm-slim >/dev/null 2>&1; then
+  base=docker.io/library/node:20-bookworm-slim
+else
+  echo "=== [image] node:20-bookworm-slim cannot be pulled: building an equivalent base from Debian packages"
+  started=$SECONDS
+  base="$(bash scripts/image/build-base.sh)"
+  echo "=== [image] base $base built in $((SECONDS - started))s"
+fi
+build_args+=(--build-arg "BASE_IMAGE=$base")
+# A network that intercepts TLS (a proxy with its own CA): hand the build this machine's CA bundle.
+volumes=()
+if [ -n "${NODE_EXTRA_CA_CERTS:-}" ] && [ -f "$NODE_EXTRA_CA_CERTS" ]; then
+  volumes+=(-v "$NODE_EXTRA_CA_CERTS:/etc/ssl/host-ca.crt:ro")
+  build_args+=(--build-arg EXTRA_CA_CERTS=/etc/ssl/host-ca.crt)
+fi
+# npm's cache (filled by the test run's own install) spares the build most downloads.
+if [ -d "$HOME/.npm/_cacache" ]; then volumes+=(-v "$HOME/.npm:/root/.npm"); fi
+
+echo "=== [image] building $IMAGE"
+started=$SECONDS
+buildah "${STORAGE[@]}" bud --quiet --isolation chroot --format docker --layers \
+  "${volumes[@]}" "${build_args[@]}" -t "$IMAGE" . >/dev/null
+build_seconds=$((SECONDS - started))
+size="$(buildah "${STORAGE[@]}" images --format '{{.Size}}' "$IMAGE" | head -1)"
+echo "=== [image] built in ${build_seconds}s, size $size"
+
+inspect() { buildah "${STORAGE[@]}" inspect --type image --format "$1" "$IMAGE"; }
+[ "$(inspect '{{.Docker.Config.User}}')" = "node" ] || { echo "image smoke: the image does not run as node" >&2; exit 1; }
+inspect '{{.Docker.Config.Healthcheck.Test}}' | grep -q '/health' || { echo "image smoke: no HEALTHCHECK on /health" >&2; exit 1; }
+inspect '{{.Docker.Config.Volumes}}' | grep -q '/data' || { echo "image smoke: no /data volume" >&2; exit 1; }
+
+ctr="$(buildah "${STORAGE[@]}" from --quiet "$IMAGE")"
+work="$(mktemp -d)"
+server_pid=""
+cleanup() {
+  if [ -n "$server_pid" ] && kill -0 "$server_pid" 2>/dev/null; then kill -TERM "$server_pid" 2>/dev/null || true; fi
+  buildah "${STORAGE[@]}" rm "$ctr" >/dev/null 2>&1 || true
+  rm -rf "$work"
+}
+trap cleanup EXIT
+
+run() { buildah "${STORAGE[@]}" run --isolation chroot "$ctr" -- "$@"; }
+[ "$(run id -u)" = "1000" ] || { echo "image smoke: the gateway's user is not uid 1000" >&2; exit 1; }
+run node -p 'process.versions.node' | grep -q '^20\.' || { echo "image smoke: node is not 20" >&2; exit 1; }
+
+# The image's command, as `docker run` would start it (chroot isolation shares this host's network).
+port="$(node -e "const s=require('net').createServer();s.listen(0,'127.0.0.1',()=>{console.log(s.address().port);s.close()})")"
+entrypoint="$(inspect '{{join .Docker.Config.Entrypoint " "}} {{join .Docker.Config.Cmd " "}}')"
+# shellcheck disable=SC2086 # the image's entrypoint and command, word-split as docker does
+buildah "${STORAGE[@]}" run --isolation chroot --env "PORT=$port" --env HOST=127.0.0.1 "$ctr" -- $entrypoint \
+  >"$work/server.log" 2>&1 &
+server_pid=$!
+sy="http://127.0.0.1:$port"
+for _ in $(seq 1 120); do
+  curl -sf "$sy/health" >/dev/null 2>&1 && break
+  kill -0 "$server_pid" 2>/dev/null || { cat "$work/server.log" >&2; echo "image smoke: the gateway exited" >&2; exit 1; }
+  sleep 0.5
+done
+curl -sf "$sy/health" | grep -q '"status":"ok"' || { cat "$work/server.log" >&2; exit 1; }
+mgmt="$(grep -o 'sk-sy-v1-[0-9a-f]\{64\}' "$work/server.log" | head -1)"
+[ -n "$mgmt" ] || { cat "$work/server.log" >&2; echo "image smoke: no management key printed" >&2; exit 1; }
+key="$(curl -sf -X POST "$sy/api/v1/keys" -H "Authorization: Bearer $mgmt" -H 'Content-Type: application/json' \
+  -d '{"name":"my-app","limit":10,"limit_reset":"monthly"}' | sed -n 's/.*"key":"\(sk-sy-v1-[0-9a-f]*\)".*/\1/p')"
+[ -n "$key" ] || { echo "image smoke: creating an API key failed" >&2; exit 1; }
+answer="$(curl -sfN "$sy/api/v1/chat/completions" -H "Authorization: Bearer $key" -H 'Content-Type: application/json' \
+  -d '{"model":"demo/echo","stream":true,"messages":[{"role":"user","content":"Hello"}]}')"
+echo "$answer" | grep -q 'data: \[DONE\]' || { echo "$answer" >&2; echo "image smoke: the demo call failed" >&2; exit 1; }
+echo "=== [image] first call served from the image (demo/echo, streamed)"
+
+# SIGTERM reaches node: it finishes and exits 0.
+node_pid="$(pgrep -f -n "dist/src/cli/main.js serve" -P "$(pgrep -d, -f -P "$server_pid" '' || echo "$server_pid")" || true)"
+kill -TERM "${node_pid:-$server_pid}"
+wait "$server_pid"
+grep -q 'shutting down' "$work/server.log" || { cat "$work/server.log" >&2; echo "image smoke: no graceful shutdown" >&2; exit 1; }
+server_pid=""
+echo "=== [image] smoke passed (build ${build_seconds}s, image $size)"
