@@ -102,7 +102,7 @@ else
 fi
 phase_done "build tools"
 
-# --- curl and jq: the guides' examples use them (test/docs/guides.test.ts runs every one) ---
+# --- curl and jq: the guides' examples use them (test/docs/guides/*.test.ts run every one) ---
 phase "doc-test tools"
 if command -v curl >/dev/null 2>&1 && command -v jq >/dev/null 2>&1; then
   echo "curl, jq present"

@@ -1,6 +1,9 @@
 import assert from 'node:assert/strict';
+import { existsSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { parseGuide } from './blocks.js';
+import { ROOT_DIR } from './guide-runner.js';
 
 describe('doc-test block extraction', () => {
   it('takes sh and ts fences in order with their directives; other fences are not run', () => {
@@ -44,5 +47,15 @@ describe('doc-test block extraction', () => {
   it('refuses an unknown directive or a malformed expectation', () => {
     assert.throws(() => parseGuide('<!-- doc-test: sometimes -->'), /unknown doc-test directive/);
     assert.throws(() => parseGuide('<!-- doc-test: expect ok -->'), /expect needs \/regex\/flags/);
+  });
+
+  it('every guide has its test file, so CI runs it', () => {
+    const guides = readdirSync(join(ROOT_DIR, 'docs', 'guides')).filter((f) => f.endsWith('.md') && f !== 'README.md');
+    assert.ok(guides.length >= 9);
+    for (const guide of guides)
+      assert.ok(
+        existsSync(join(ROOT_DIR, 'test', 'docs', 'guides', guide.replace(/\.md$/, '.test.ts'))),
+        `test/docs/guides/${guide.replace(/\.md$/, '.test.ts')} is missing`,
+      );
   });
 });

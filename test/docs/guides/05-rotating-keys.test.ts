@@ -1,0 +1,3 @@
+import { docTestGuide } from '../guide-runner.js';
+
+docTestGuide('05-rotating-keys.md');

@@ -1,0 +1,3 @@
+import { docTestGuide } from '../guide-runner.js';
+
+docTestGuide('06-sdks.md');

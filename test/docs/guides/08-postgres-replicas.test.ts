@@ -1,0 +1,3 @@
+import { docTestGuide } from '../guide-runner.js';
+
+docTestGuide('08-postgres-replicas.md');
