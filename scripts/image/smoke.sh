@@ -97,9 +97,20 @@ answer="$(curl -sfN "$sy/api/v1/chat/completions" -H "Authorization: Bearer $key
 echo "$answer" | grep -q 'data: \[DONE\]' || { echo "$answer" >&2; echo "image smoke: the demo call failed" >&2; exit 1; }
 echo "=== [image] first call served from the image (demo/echo, streamed)"
 
-# SIGTERM reaches node: it finishes and exits 0.
-node_pid="$(pgrep -f -n "dist/src/cli/main.js serve" -P "$(pgrep -d, -f -P "$server_pid" '' || echo "$server_pid")" || true)"
-kill -TERM "${node_pid:-$server_pid}"
+# SIGTERM to node, as `docker stop` sends it to the container's PID 1: it finishes and exits 0.
+descendants() {
+  local child
+  for child in $(ps -o pid= --ppid "$1"); do
+    echo "$child"
+    descendants "$child"
+  done
+}
+node_pid=""
+for pid in $(descendants "$server_pid"); do
+  if [ "$(ps -o comm= -p "$pid")" = "node" ]; then node_pid="$pid"; break; fi
+done
+[ -n "$node_pid" ] || { echo "image smoke: the gateway's node process was not found" >&2; exit 1; }
+kill -TERM "$node_pid"
 wait "$server_pid"
 grep -q 'shutting down' "$work/server.log" || { cat "$work/server.log" >&2; echo "image smoke: no graceful shutdown" >&2; exit 1; }
 server_pid=""
