@@ -52,8 +52,6 @@ export interface Services {
   usage: KeyUsageReader;
   meter: Meter;
   providers: ProviderRegistry;
-  /** Per-endpoint breaker and latency state shared by routing and the endpoints listing. */
-  health: EndpointHealth;
   gateway: Gateway;
   metrics: Metrics;
   /** Cache coherence across replicas: publish after writes, subscribe caches (docs/architecture.md). */
@@ -226,7 +224,6 @@ export function createServices(options: ServiceOptions): Services {
     metrics,
     changeFeed,
     callLog,
-    health,
     consoleSessions: new ConsoleSessions({
       sessions: store.consoleSessions,
       keys: authenticator,
@@ -242,7 +239,9 @@ export function createServices(options: ServiceOptions): Services {
       analytics: store.analytics,
       ledger: store.ledger,
       usage: meter.usageReader,
-      catalog,
+      get catalog() {
+        return catalogHolder.current();
+      },
       health,
       clock,
     }),
