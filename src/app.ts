@@ -22,6 +22,7 @@ import { catalogRoutes } from './http/routes/catalog.js';
 import { catalogReloadRoute } from './http/routes/catalog-reload.js';
 import { modelCallRoutes } from './http/routes/model-calls.js';
 import { generationRoute } from './http/routes/generation.js';
+import { countTokensRoute } from './http/routes/messages-count-tokens.js';
 import { metricsRoute } from './http/routes/metrics.js';
 import { installHttpMetrics } from './http/plugins/http-metrics.js';
 import { analyticsReadRoutes } from './http/routes/analytics.js';
@@ -182,6 +183,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
           keepAliveEveryMs: options.streamKeepAliveEveryMs ?? 10_000,
         });
         generationRoute(s, services.meter);
+        countTokensRoute(s, { catalog: services.catalog, policy: services.policy });
       });
       for (const ext of options.extensions ?? []) await scope(ext.level, (s) => ext.register(s, services));
     },

@@ -27,3 +27,14 @@ test('anything else is a 401, missing and malformed alike', () => {
   for (const header of ['Bearer ', 'Bearer', 'Basic abc', 'Bearer a b', 'Bearer a\u00a0b', 'Token x'])
     assert.match(status(header) ?? 'accepted', /^401 /, JSON.stringify(header));
 });
+
+test('x-api-key is the token when there is no Authorization header; Authorization wins when both are sent', () => {
+  const t = 'sk-sy-v1-' + 'b'.repeat(64);
+  assert.equal(bearerToken({ headers: { 'x-api-key': t } }), t);
+  assert.equal(bearerToken({ headers: { authorization: 'Bearer other', 'x-api-key': t } }), 'other');
+  for (const bad of ['', 'a b'])
+    assert.throws(
+      () => bearerToken({ headers: { 'x-api-key': bad } }),
+      (e) => isGatewayError(e) && e.status === 401,
+    );
+});

@@ -18,7 +18,10 @@ export type AuthLevel = 'management' | 'api' | 'any';
 const BEARER = 'Bearer ';
 const WHITESPACE = /\s/;
 
-/** The token of an `Authorization: Bearer <token>` header; 401 errors for anything else. */
+/**
+ * The token of an `Authorization: Bearer <token>` header, or else of an `x-api-key` header;
+ * 401 errors for anything else.
+ */
 export function bearerToken(request: Pick<FastifyRequest, 'headers'>): string {
   const header = request.headers.authorization;
   // The usual form, exactly "Bearer <token>", without the regex below (same answer, cheaper).
@@ -26,7 +29,12 @@ export function bearerToken(request: Pick<FastifyRequest, 'headers'>): string {
     const token = header.slice(BEARER.length);
     if (token !== '' && !WHITESPACE.test(token)) return token;
   }
-  if (header === undefined || header.trim() === '') throw errors.missingAuth();
+  if (header === undefined || header.trim() === '') {
+    // Anthropic's SDKs (and Claude Code with ANTHROPIC_API_KEY) send the key as `x-api-key`.
+    const apiKey = request.headers['x-api-key'];
+    if (typeof apiKey === 'string' && apiKey !== '' && !WHITESPACE.test(apiKey)) return apiKey;
+    throw errors.missingAuth();
+  }
   const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
   if (match === null || match[1] === undefined) throw errors.invalidAuth('Authorization header must be "Bearer <key>"');
   return match[1];

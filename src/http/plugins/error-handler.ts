@@ -1,7 +1,24 @@
-import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { errors, isGatewayError, renderError, type GatewayError } from '../../errors/index.js';
+import type { FastifyContextConfig, FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { errors, isGatewayError, renderAnthropicError, renderError, type GatewayError } from '../../errors/index.js';
 import { isStoreUnavailable } from '../../store/unavailable.js';
 import { isRefusedValue } from '../../store/refused-value.js';
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /**
+     * The error body shape of a route: Switchyard's envelope (default), or Anthropic's for the
+     * Messages API routes, whose clients parse that. Status and message are the same either way.
+     */
+    errorShape?: 'anthropic';
+  }
+}
+
+/** An error's body in the shape the request's route asks for. */
+export function errorBody(request: Pick<FastifyRequest, 'routeOptions'>, error: GatewayError): object {
+  // Errors of the router itself (no route matched) may come without a route's config.
+  const options = request.routeOptions as { config?: FastifyContextConfig } | undefined;
+  return options?.config?.errorShape === 'anthropic' ? renderAnthropicError(error) : renderError(error);
+}
 
 /** Maps Fastify's own client errors (bad JSON, size, media type) to the registry. */
 function fromFastify(error: FastifyError, bodyLimit: number): GatewayError {
@@ -46,7 +63,7 @@ function errorRenderer(bodyLimit: number): ErrorRenderer {
       // The cause is logged for operators (without request bodies); the client sees a masked message.
       request.log.error({ err: error.cause ?? raw, code: error.code }, 'request failed');
     }
-    void reply.code(error.status).headers(error.headers).send(renderError(error));
+    void reply.code(error.status).headers(error.headers).send(errorBody(request, error));
   };
 }
 

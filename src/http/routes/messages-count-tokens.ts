@@ -1,0 +1,43 @@
+import { Type } from '@sinclair/typebox';
+import type { Catalog } from '../../catalog/index.js';
+import { planRoute, refusalToError } from '../../domain/routing/index.js';
+import type { PolicyResolver } from '../../gateway/policy.js';
+import { countMessagesTokens } from '../codecs/anthropic-messages/count-tokens.js';
+import { CountTokensRequestSchema } from '../codecs/anthropic-messages/schema.js';
+import type { App } from '../types.js';
+import { AnthropicErrorSchema } from './messages-schemas.js';
+
+export interface CountTokensOptions {
+  catalog: Catalog;
+  policy: PolicyResolver;
+}
+
+const CountTokensResponse = Type.Object({ input_tokens: Type.Integer({ minimum: 0 }) });
+
+/**
+ * POST /messages/count_tokens: the input tokens of a Messages body, counted locally (no upstream
+ * call, nothing metered). The model must be one the key may call: an unknown model is 404 and a
+ * model its guardrails exclude is 403, as for the call itself.
+ */
+export function countTokensRoute(app: App, options: CountTokensOptions): void {
+  app.post('/messages/count_tokens', {
+    config: { errorShape: 'anthropic' },
+    schema: {
+      tags: ['Model calls'],
+      operationId: 'countMessageTokens',
+      body: CountTokensRequestSchema,
+      response: { 200: CountTokensResponse, '4xx': AnthropicErrorSchema, '5xx': AnthropicErrorSchema },
+    },
+    handler: async (request) => {
+      const policy = await options.policy.resolve(request.principal);
+      const plan = planRoute({ catalog: options.catalog, model: request.body.model, policy: policy.routing });
+      if (!plan.ok) {
+        const error = refusalToError(plan.refusal);
+        if (plan.refusal.kind === 'policy' && error.metadata !== null)
+          error.metadata.guardrail_ids = [...(policy.ruleSources[plan.refusal.rule] ?? [])];
+        throw error;
+      }
+      return { input_tokens: countMessagesTokens(request.body) };
+    },
+  });
+}
