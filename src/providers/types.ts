@@ -7,6 +7,9 @@ import type {
   CanonicalCompletionResponse,
 } from '../canonical/index.js';
 
+import type { JsonRecord } from './json.js';
+import type { NativeEvent, NativeMessage } from './anthropic/native.js';
+
 export type ProviderKind = 'openai' | 'anthropic' | 'demo';
 
 /** One configured upstream endpoint (from config; the key is already resolved). */
@@ -56,4 +59,14 @@ export interface ProviderAdapter {
     req: CanonicalCompletionRequest,
     ctx: CallContext,
   ): Promise<AsyncIterable<CanonicalCompletionChunk>>;
+  /**
+   * Native Messages API pass-through (Anthropic upstreams only): the client's Messages body as
+   * written, `model` set to the upstream's. The stream is primed as chatStream's is.
+   */
+  messages?(endpoint: ProviderEndpointConfig, body: JsonRecord, ctx: CallContext): Promise<NativeMessage>;
+  messagesStream?(
+    endpoint: ProviderEndpointConfig,
+    body: JsonRecord,
+    ctx: CallContext,
+  ): Promise<AsyncIterable<NativeEvent>>;
 }

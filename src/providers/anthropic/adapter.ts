@@ -7,25 +7,14 @@ import {
 } from '../../upstream/index.js';
 import { primeStream } from '../primed-stream.js';
 import type { CallContext, ProviderAdapter, ProviderEndpointConfig } from '../types.js';
-import { cachedWireTarget, type WireTarget } from '../wire-target.js';
+import { nativeMessage, nativeMessageStream, type NativeEvent, type NativeMessage } from './native.js';
+import type { JsonRecord } from '../json.js';
 import { messagesBody } from './request.js';
 import { messagesResponse } from './response.js';
 import { anthropicChunks } from './stream.js';
+import { messagesTarget } from './target.js';
 
-export const ANTHROPIC_VERSION = '2023-06-01';
-
-/** URL and headers of the Messages API for an endpoint, built once per (frozen) endpoint config. */
-export function messagesTarget(endpoint: ProviderEndpointConfig, stream: boolean): WireTarget {
-  return cachedWireTarget(endpoint, `anthropic ${stream ? 'stream' : 'json'} /messages`, () => {
-    const headers: Record<string, string> = {
-      accept: stream ? 'text/event-stream' : 'application/json',
-      'content-type': 'application/json',
-      'anthropic-version': ANTHROPIC_VERSION,
-    };
-    if (endpoint.apiKey !== null) headers['x-api-key'] = endpoint.apiKey;
-    return { url: `${endpoint.baseUrl.replace(/\/+$/, '')}/messages`, headers: { ...headers, ...endpoint.headers } };
-  });
-}
+export { ANTHROPIC_VERSION, messagesTarget } from './target.js';
 
 /** Anthropic Messages API (POST {baseUrl}/messages). Legacy completions go through chat. */
 export class AnthropicAdapter implements ProviderAdapter {
@@ -79,5 +68,19 @@ export class AnthropicAdapter implements ProviderAdapter {
         model: req.model,
       }),
     );
+  }
+
+  /** A Messages body passed through natively (`model` already the upstream's). */
+  messages(endpoint: ProviderEndpointConfig, body: JsonRecord, ctx: CallContext): Promise<NativeMessage> {
+    return nativeMessage(this.http, endpoint, body, ctx);
+  }
+
+  /** The same, streamed: primed like chatStream, so errors before the first event can fall back. */
+  async messagesStream(
+    endpoint: ProviderEndpointConfig,
+    body: JsonRecord,
+    ctx: CallContext,
+  ): Promise<AsyncIterable<NativeEvent>> {
+    return primeStream(await nativeMessageStream(this.http, endpoint, body, ctx));
   }
 }

@@ -1,0 +1,121 @@
+import type { CanonicalUsage } from '../../canonical/index.js';
+import {
+  failFromResponse,
+  fromHttpStatus,
+  parseSse,
+  protocolError,
+  type UpstreamHttpClient,
+  type UpstreamResponse,
+} from '../../upstream/index.js';
+import { isRecord, str, type JsonRecord } from '../json.js';
+import type { CallContext, ProviderEndpointConfig } from '../types.js';
+import { messagesTarget } from './target.js';
+import { canonicalUsage, readUsage, ZERO_USAGE, type AnthropicUsageCounts } from './response.js';
+import { anthropicErrorStatus } from './stream.js';
+
+/**
+ * Native pass-through of the Messages API: a client's Messages body goes to an Anthropic upstream
+ * as it was written (only `model` and `stream` set by us), so every field the upstream knows
+ * (cache_control anywhere, thinking signatures, server tools, betas' fields) survives; the answer
+ * and the events come back as Anthropic sent them, with the usage read for metering.
+ */
+
+/** A Messages answer as the upstream sent it, with its usage in canonical counts. */
+export interface NativeMessage {
+  message: JsonRecord;
+  usage: CanonicalUsage;
+}
+
+/** One upstream event, its data parsed; `usage` is the whole usage so far when the event carried some. */
+export interface NativeEvent {
+  event: string;
+  data: JsonRecord;
+  usage?: CanonicalUsage;
+}
+
+async function post(
+  http: UpstreamHttpClient,
+  endpoint: ProviderEndpointConfig,
+  body: JsonRecord,
+  ctx: CallContext,
+): Promise<UpstreamResponse> {
+  const target = messagesTarget(endpoint, body.stream === true);
+  const call = {
+    url: target.url,
+    headers: target.headers,
+    body: JSON.stringify(body),
+    providerId: endpoint.providerId,
+    apiKey: endpoint.apiKey,
+    timeouts: endpoint.timeouts,
+    signal: ctx.signal,
+  };
+  const res = await http.send(call);
+  if (res.status < 200 || res.status > 299) await failFromResponse(res, call);
+  return res;
+}
+
+export async function nativeMessage(
+  http: UpstreamHttpClient,
+  endpoint: ProviderEndpointConfig,
+  body: JsonRecord,
+  ctx: CallContext,
+): Promise<NativeMessage> {
+  const res = await post(http, endpoint, { ...body, stream: false }, ctx);
+  const message: unknown = await res.json();
+  if (!isRecord(message) || !Array.isArray(message.content))
+    throw protocolError(endpoint.providerId, 'Provider returned a body without content');
+  return { message, usage: canonicalUsage(readUsage(message.usage, ZERO_USAGE)) };
+}
+
+/** The upstream's events, ending after `message_stop`; an `error` event throws UpstreamError. */
+export async function* nativeEvents(
+  res: UpstreamResponse,
+  providerId: string,
+  apiKey: string | null,
+): AsyncGenerator<NativeEvent, void, undefined> {
+  let counts: AnthropicUsageCounts = ZERO_USAGE;
+  let stopped = false;
+  for await (const sse of parseSse(res.chunks())) {
+    if (stopped) continue; // drain so the socket can be reused
+    let data: unknown;
+    try {
+      data = JSON.parse(sse.data) as unknown;
+    } catch (err) {
+      throw protocolError(providerId, 'Provider sent an invalid stream event', err);
+    }
+    if (!isRecord(data)) continue;
+    const type = str(data.type) ?? sse.event ?? 'message';
+    if (type === 'error') {
+      const error = isRecord(data.error) ? data.error : {};
+      const errType = str(error.type) ?? null;
+      throw fromHttpStatus({
+        kind: 'stream',
+        providerId,
+        apiKey,
+        upstreamStatus: anthropicErrorStatus(errType),
+        upstreamMessage: str(error.message) ?? null,
+        providerCode: errType,
+      });
+    }
+    const out: NativeEvent = { event: type, data };
+    if (type === 'message_start' && isRecord(data.message)) {
+      counts = readUsage(data.message.usage, counts);
+      out.usage = canonicalUsage(counts);
+    } else if (type === 'message_delta') {
+      counts = readUsage(data.usage, counts);
+      out.usage = canonicalUsage(counts);
+    } else if (type === 'message_stop') stopped = true;
+    yield out;
+  }
+  if (!stopped) throw protocolError(providerId, 'Provider stream ended before message_stop');
+}
+
+export async function nativeMessageStream(
+  http: UpstreamHttpClient,
+  endpoint: ProviderEndpointConfig,
+  body: JsonRecord,
+  ctx: CallContext,
+): Promise<AsyncGenerator<NativeEvent, void, undefined>> {
+  const res = await post(http, endpoint, { ...body, stream: true }, ctx);
+  return nativeEvents(res, endpoint.providerId, endpoint.apiKey);
+}
