@@ -2,6 +2,7 @@ export * from './usage.js';
 export * from './messages.js';
 export * from './schema-helpers.js';
 export * from './request-schema.js';
+export * from './messages-request-schema.js';
 export * from './model-call.js';
 export * from './message-rules.js';
 export * from './chat-request.js';

@@ -10,6 +10,11 @@ import type {
   CanonicalUsage,
 } from '../canonical/index.js';
 import type { ApiType } from '../domain/accounting/types.js';
+import type {
+  MessagesCallAnswer,
+  MessagesCallChunk,
+  MessagesCallRequest,
+} from '../providers/anthropic/inbound/kind-types.js';
 import type { KeyRecord } from '../domain/keys/types.js';
 import type { GatewayError } from '../errors/index.js';
 
@@ -21,6 +26,7 @@ export interface KindTypes {
     answer: CanonicalCompletionResponse;
     chunk: CanonicalCompletionChunk;
   };
+  messages: { request: MessagesCallRequest; answer: MessagesCallAnswer; chunk: MessagesCallChunk };
 }
 
 /** Client-facing usage: the upstream's counts plus what the call cost. */

@@ -65,9 +65,18 @@ export class SseWriter {
 
   /** Queues one `data:` event for this turn's write; resolves when the socket can take more (backpressure). */
   data(payload: string): Promise<void> | undefined {
+    return this.queue('data: ' + payload + '\n\n');
+  }
+
+  /** The same for a named event (`event: <name>` then its data), as the Messages API streams. */
+  event(name: string, payload: string): Promise<void> | undefined {
+    return this.queue('event: ' + name + '\ndata: ' + payload + '\n\n');
+  }
+
+  private queue(text: string): Promise<void> | undefined {
     this.commit();
     if (this.res.writableEnded || this.res.destroyed) return undefined;
-    this.pending += 'data: ' + payload + '\n\n';
+    this.pending += text;
     if (this.pending.length >= FLUSH_CHARS) this.writePending();
     else if (!this.scheduled) {
       this.scheduled = true;
@@ -101,13 +110,14 @@ export class SseWriter {
     if (!this.res.writableEnded && !this.res.destroyed) this.res.write(`: ${text}\n\n`);
   }
 
-  end(): void {
+  /** Ends the stream with `data: [DONE]` (OpenAI's end marker), or with `trailer` when given. */
+  end(trailer = 'data: [DONE]\n\n'): void {
     this.stopWaiting();
     const rest = this.pending;
     this.pending = '';
     if (!this.res.writableEnded && !this.res.destroyed) {
       this.commit();
-      this.res.end(rest + 'data: [DONE]\n\n');
+      this.res.end(rest + trailer);
     }
   }
 }

@@ -1,15 +1,15 @@
 import { Type } from '@sinclair/typebox';
 import type { Catalog } from '../../catalog/index.js';
 import { planRoute, refusalToError } from '../../domain/routing/index.js';
-import type { PolicyResolver } from '../../gateway/policy.js';
-import { countMessagesTokens } from '../codecs/anthropic-messages/count-tokens.js';
-import { CountTokensRequestSchema } from '../codecs/anthropic-messages/schema.js';
+import type { CallPolicyResolver } from '../../gateway/call-policy.js';
+import { countMessagesTokens } from '../../providers/anthropic/inbound/count-tokens.js';
+import { CountTokensRequestSchema } from '../../canonical/index.js';
 import type { App } from '../types.js';
 import { AnthropicErrorSchema } from './messages-schemas.js';
 
 export interface CountTokensOptions {
   catalog: Catalog;
-  policy: PolicyResolver;
+  policy: CallPolicyResolver;
 }
 
 const CountTokensResponse = Type.Object({ input_tokens: Type.Integer({ minimum: 0 }) });

@@ -1,6 +1,7 @@
-import { ChatRequestSchema, CompletionRequestSchema } from '../../canonical/index.js';
+import { ChatRequestSchema, CompletionRequestSchema, MessagesRequestSchema } from '../../canonical/index.js';
 import { markModelCallScope } from '../request-log.js';
 import { chatCompletionsCodec, completionsCodec } from '../codecs/openai.js';
+import { messagesCodec } from '../codecs/anthropic-messages.js';
 import { errorResponses } from '../schemas/common.js';
 import { serveModelCall, type ModelCallOptions } from '../serve-model-call.js';
 import type { App } from '../types.js';
@@ -8,7 +9,7 @@ import type { App } from '../types.js';
 export type { ModelCallOptions } from '../serve-model-call.js';
 export { CONTENT_FLAGS_HEADER } from '../sinks/call-headers.js';
 
-/** POST /chat/completions and POST /completions (API keys only), JSON and SSE. */
+/** POST /chat/completions, POST /completions and POST /messages (API keys only), JSON and SSE. */
 export function modelCallRoutes(parent: App, options: ModelCallOptions): void {
   void parent.register(async (app: App) => modelCallScope(app, options));
 }
@@ -33,5 +34,15 @@ function modelCallScope(app: App, options: ModelCallOptions): void {
       response: responses,
     },
     handler: (request, reply) => serveModelCall(completionsCodec, options, request, reply),
+  });
+  app.post('/messages', {
+    // Anthropic's SDKs parse Anthropic's error body: the error handler renders that shape here.
+    config: { errorShape: 'anthropic' },
+    schema: {
+      tags: ['Model calls'],
+      operationId: 'createMessage',
+      body: MessagesRequestSchema,
+    },
+    handler: (request, reply) => serveModelCall(messagesCodec, options, request, reply),
   });
 }

@@ -1,8 +1,9 @@
 import type { FastifyReply } from 'fastify';
 import type { CallKind } from '../../canonical/index.js';
-import { renderError, type GatewayError } from '../../errors/index.js';
+import type { GatewayError } from '../../errors/index.js';
 import type { AcceptedCall, CallSink, ChunkOf } from '../../gateway/call.js';
 import type { Codec } from '../codecs/codec.js';
+import { errorBody } from '../plugins/error-handler.js';
 import { SseWriter } from '../sse-writer.js';
 import { callHeaders } from './call-headers.js';
 
@@ -54,7 +55,7 @@ export class SseSink<K extends CallKind> implements CallSink<K> {
     if (!raw.destroyed)
       raw
         .writeHead(error.status, { 'content-type': 'application/json; charset=utf-8', ...error.headers })
-        .end(JSON.stringify(renderError(error)));
+        .end(JSON.stringify(errorBody(this.reply.request, error)));
     return undefined;
   }
 

@@ -1,5 +1,5 @@
 import type { CanonicalChunk, CanonicalDelta, CanonicalUsage } from '../../../canonical/index.js';
-import type { JsonRecord } from '../../../providers/json.js';
+import type { JsonRecord } from '../../json.js';
 import { messagesUsage, stopReason } from './encode.js';
 
 /** One server-sent event of the Messages stream: `event: <name>` and its JSON `data`. */

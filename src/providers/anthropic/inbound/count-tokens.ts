@@ -1,6 +1,6 @@
 import { estimateTokens } from '../../../canonical/index.js';
-import { isRecord } from '../../../providers/json.js';
-import type { CountTokensRequestBody } from './schema.js';
+import { isRecord } from '../../json.js';
+import type { CountTokensRequestBody } from '../../../canonical/index.js';
 
 /**
  * Tokens an image or a document is counted as. Its real cost depends on its size (about

@@ -5,7 +5,7 @@ import { isGatewayError } from '../../../errors/index.js';
 import { decodeMessagesRequest } from './decode.js';
 import { encodeMessagesResponse, messagesUsage, stopReason } from './encode.js';
 import { Value } from '@sinclair/typebox/value';
-import { MessagesRequestSchema, type MessagesRequestBody } from './schema.js';
+import { MessagesRequestSchema, type MessagesRequestBody } from '../../../canonical/index.js';
 import { MessagesStreamEncoder, type MessagesEvent } from './stream-encoder.js';
 
 /** A request body as a client sends it, checked against the route's schema first. */

@@ -11,9 +11,9 @@ import type {
   ToolChoice,
 } from '../../../canonical/index.js';
 import { errors } from '../../../errors/index.js';
-import { REASONING_FORMAT } from '../../../providers/anthropic/response.js';
-import { isRecord, type JsonRecord } from '../../../providers/json.js';
-import type { MessagesBlock, MessagesRequestBody } from './schema.js';
+import { REASONING_FORMAT } from '../response.js';
+import { isRecord, type JsonRecord } from '../../json.js';
+import type { MessagesBlock, MessagesRequestBody } from '../../../canonical/index.js';
 
 /** A content block: its `type` checked by the schema, every other field still untrusted. */
 type Block = JsonRecord & { type: string };

@@ -1,5 +1,5 @@
 import type { CanonicalChatResponse, CanonicalUsage } from '../../../canonical/index.js';
-import { isRecord, type JsonRecord } from '../../../providers/json.js';
+import { isRecord, type JsonRecord } from '../../json.js';
 
 /** Canonical responses → the Messages API answer (the inverse of the Anthropic adapter's mapping). */
 

@@ -1,6 +1,6 @@
-import type { TextSegment } from '../../../filters/index.js';
-import { isRecord, type JsonRecord } from '../../../providers/json.js';
-import type { MessagesRequestBody } from './schema.js';
+import type { TextSegment } from '../../filters/index.js';
+import { isRecord, type JsonRecord } from '../../providers/json.js';
+import type { MessagesRequestBody } from '../../canonical/index.js';
 
 /**
  * Every text of a Messages body that the model reads, for content filters and estimates, and

@@ -45,6 +45,10 @@ const Thinking = Type.Object(
 /** Fields shared by a message request and a token count. */
 const shared = {
   model: Type.String({ minLength: 1, maxLength: 300 }),
+  // Switchyard's own routing fields, as on chat; never sent to the upstream.
+  models: Type.Optional(Type.Array(Type.String({ minLength: 1, maxLength: 300 }), { minItems: 1, maxItems: 20 })),
+  provider: Type.Optional(Type.Object({}, { additionalProperties: true })),
+  preset: Type.Optional(Type.String({ minLength: 1, maxLength: 100 })),
   system: Type.Optional(Type.Union([Type.String(), Type.Array(Block, { maxItems: 1000 })])),
   messages: Type.Array(Message, { minItems: 1, maxItems: 10_000 }),
   tools: Type.Optional(Type.Array(Tool, { maxItems: 512 })),
