@@ -76,6 +76,11 @@ function groupOfAuthor(author: string, vendors: Readonly<Record<ZdrVendor, ZdrVe
   return 'other';
 }
 
+/** An embeddings-only model outputs embeddings (so `/models` lists it under that modality only). */
+function defaultOutputs(config: ModelConfig): string[] {
+  return config.serves.includes('chat') ? ['text'] : ['embeddings'];
+}
+
 function buildModel(
   config: ModelConfig,
   providers: ReadonlyMap<string, CatalogProvider>,
@@ -108,13 +113,14 @@ function buildModel(
     created: config.created ?? defaultCreated,
     contextLength: config.contextLength,
     inputModalities: Object.freeze([...(config.inputModalities ?? ['text'])]),
-    outputModalities: Object.freeze([...(config.outputModalities ?? ['text'])]),
+    outputModalities: Object.freeze([...(config.outputModalities ?? defaultOutputs(config))]),
     tokenizer: config.tokenizer ?? 'Other',
     instructType: config.instructType,
     huggingFaceId: config.huggingFaceId,
     supportedParameters,
     distillable: config.distillable,
     zdrGroup: groupOfAuthor(author, vendors),
+    serves: Object.freeze([...config.serves]),
     endpoints: Object.freeze(endpoints),
     available: endpoints.some((e) => providers.get(e.providerId)?.available === true),
   });

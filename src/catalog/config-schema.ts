@@ -18,6 +18,7 @@ import { type ConfigIssue, type ConfigPath, type ObjectReader, readObject } from
 import type {
   DataCollection,
   EndpointPricing,
+  ModelService,
   ProviderKind,
   Quantization,
   ZdrVendor,
@@ -73,6 +74,7 @@ export interface ModelConfig {
   readonly huggingFaceId: string | null;
   readonly supportedParameters: string[] | null;
   readonly distillable: boolean;
+  readonly serves: ModelService[];
   readonly endpoints: EndpointConfig[];
 }
 
@@ -118,6 +120,7 @@ const MODEL_KEYS = [
   'hugging_face_id',
   'supported_parameters',
   'distillable',
+  'serves',
   'endpoints',
 ];
 const ENDPOINT_KEYS = [
@@ -160,6 +163,7 @@ export function validateCatalogConfig(value: unknown): ValidationOutcome {
   const providerIds = new Set(providers.map((p) => p.id));
   const models = readModels(root, providerIds);
   checkAliases(root, models);
+  checkServes(root, models, providers);
   return { config: issues.length === 0 ? { providers, zdrVendors, models } : null, issues };
 }
 
@@ -302,6 +306,9 @@ function readModels(root: ObjectReader, providerIds: ReadonlySet<string>): Model
       huggingFaceId: m.string('hugging_face_id') ?? null,
       supportedParameters: m.stringArray('supported_parameters', { oneOf: KNOWN_PARAMETERS }) ?? null,
       distillable: m.boolean('distillable') ?? false,
+      serves: (m.stringArray('serves', { nonEmpty: true, oneOf: MODEL_SERVICES }) as ModelService[] | undefined) ?? [
+        'chat',
+      ],
       endpoints,
     });
   }
@@ -338,6 +345,23 @@ function checkAliases(root: ObjectReader, models: readonly ModelConfig[]): void 
         root.issues.push({ path, message: `alias "${alias}" is already an alias of ${whose}` });
       } else aliases.set(key, index);
     });
+  });
+}
+
+const MODEL_SERVICES: readonly ModelService[] = ['chat', 'embeddings'];
+
+/** Embeddings need an OpenAI-compatible (or demo) endpoint: the Messages API has no embeddings. */
+function checkServes(root: ObjectReader, models: ModelConfig[], providers: ProviderConfig[]): void {
+  const kinds = new Map(providers.map((p) => [p.id, p.kind]));
+  models.forEach((m, index) => {
+    if (!m.serves.includes('embeddings')) return;
+    for (const e of m.endpoints) {
+      if (kinds.get(e.provider) === 'anthropic')
+        root.issues.push({
+          path: ['models', index, 'serves'],
+          message: `provider "${e.provider}" (kind anthropic) cannot serve embeddings`,
+        });
+    }
   });
 }
 

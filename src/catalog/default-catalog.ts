@@ -1,6 +1,6 @@
 /**
- * The built-in catalog used when SWITCHYARD_CONFIG is unset: one offline `demo` provider and two
- * demo models, so that `npm start` answers a model call with no network and no keys. It names no
+ * The built-in catalog used when SWITCHYARD_CONFIG is unset: one offline `demo` provider, two
+ * demo chat models and one demo embedding model, so that `npm start` answers a model call with no network and no keys. It names no
  * real vendor's model: a `/models` listing never claims that `openai/…` is served when it is not.
  * (To exercise the vendor ZDR groups offline, load examples/config.demo-vendors.yaml.)
  *
@@ -53,6 +53,23 @@ export const DEFAULT_CATALOG_CONFIG = Object.freeze({
           upstream_model: 'fast',
           max_completion_tokens: 2048,
           pricing: { prompt: 0.0000001, completion: 0.0000002 },
+        },
+      ],
+    },
+    {
+      slug: 'demo/embed',
+      name: 'Demo: Embeddings',
+      description:
+        'Offline demo embedding model served inside the gateway: deterministic unit vectors ' +
+        '(256 dimensions unless `dimensions` asks for fewer), equal texts give equal vectors.',
+      created: DEMO_CREATED,
+      context_length: 8192,
+      serves: ['embeddings'],
+      endpoints: [
+        {
+          provider: 'demo',
+          upstream_model: 'embed',
+          pricing: { prompt: 0.00000002, completion: 0 },
         },
       ],
     },

@@ -5,6 +5,7 @@ export type {
   CatalogProvider,
   DataCollection,
   EndpointPricing,
+  ModelService,
   ProviderKind,
   ProviderTimeouts,
   Quantization,
@@ -38,3 +39,4 @@ export { decimalString } from './decimal.js';
 export { type EndpointsResponse, type WireEndpoint, toEndpointsResponse } from './endpoints-response.js';
 export { type CatalogChange, type CatalogListener, type CatalogSource, CatalogHolder, diffCatalogs } from './holder.js';
 export { type ReloadOutcome, CatalogReloader, checkCatalogFile } from './reloader.js';
+export { requireServes } from './serves.js';

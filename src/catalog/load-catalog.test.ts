@@ -357,7 +357,7 @@ describe('loadCatalog', () => {
       assert.equal(result.source, 'built-in');
       assert.deepEqual(
         result.catalog.models.map((m) => m.slug),
-        ['demo/echo', 'demo/fast'],
+        ['demo/echo', 'demo/fast', 'demo/embed'],
       );
       assert.deepEqual(result.warnings, []);
       assert.equal(result.catalog.findProvider('demo')?.zdr, true);

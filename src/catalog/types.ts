@@ -7,6 +7,9 @@
 /** Wire format spoken by a provider; one adapter per kind. */
 export type ProviderKind = 'openai' | 'anthropic' | 'demo';
 
+/** What a model serves: chat (chat, legacy completions, messages, responses) or embeddings. */
+export type ModelService = 'chat' | 'embeddings';
+
 /** The four configurable ZDR vendor markers of the guardrail API (`enforce_zdr_vendor_a` …). */
 export type ZdrVendor = 'vendor_a' | 'vendor_b' | 'vendor_c' | 'vendor_d';
 /** A model's ZDR group: one of the four vendors, or `other` for every other author. */
@@ -113,6 +116,8 @@ export interface CatalogModel {
   /** Author permits distillation (provider.enforce_distillable_text). Default false. */
   readonly distillable: boolean;
   readonly zdrGroup: ZdrGroup;
+  /** What the model may be called for (config `serves`, default `[chat]`). */
+  readonly serves: readonly ModelService[];
   /** Every configured endpoint, in config order, including those of unavailable providers. */
   readonly endpoints: readonly CatalogEndpoint[];
   /** True when at least one endpoint's provider is available. */
