@@ -9,3 +9,4 @@ export * from './chat-request.js';
 export * from './chat-response.js';
 export * from './chunk.js';
 export * from './completion.js';
+export * from './embeddings.js';

@@ -5,6 +5,8 @@ import type {
   CanonicalCompletionChunk,
   CanonicalCompletionRequest,
   CanonicalCompletionResponse,
+  CanonicalEmbeddingsRequest,
+  CanonicalEmbeddingsResponse,
 } from '../canonical/index.js';
 
 import type { JsonRecord } from './json.js';
@@ -69,4 +71,10 @@ export interface ProviderAdapter {
     body: JsonRecord,
     ctx: CallContext,
   ): Promise<AsyncIterable<NativeEvent>>;
+  /** Absent on wire formats without embeddings (the catalog refuses such endpoints for embedding models). */
+  embeddings?(
+    endpoint: ProviderEndpointConfig,
+    req: CanonicalEmbeddingsRequest,
+    ctx: CallContext,
+  ): Promise<CanonicalEmbeddingsResponse>;
 }

@@ -10,3 +10,4 @@ export {
   FAKE_CREATED,
   type FakeBehaviour,
 } from './behaviour.js';
+export { FAKE_EMBEDDING_DIMENSIONS, FAKE_EMBEDDING_TOKENS_PER_INPUT, fakeEmbedding } from './embeddings-wire.js';

@@ -8,6 +8,7 @@ import {
   midStreamErrorEvent as anthropicMidError,
   writeAnthropicEvent,
 } from './anthropic-wire.js';
+import { embeddingsJson } from './embeddings-wire.js';
 import { NORMAL, parseBehaviour, type FakeBehaviour } from './behaviour.js';
 import type { Json } from './json.js';
 import {
@@ -47,11 +48,12 @@ export interface FakeUpstream {
   close(): Promise<void>;
 }
 
-type Wire = 'openai-chat' | 'openai-completions' | 'anthropic';
+type Wire = 'openai-chat' | 'openai-completions' | 'openai-embeddings' | 'anthropic';
 
 const ROUTES: Record<string, Wire> = {
   '/v1/chat/completions': 'openai-chat',
   '/v1/completions': 'openai-completions',
+  '/v1/embeddings': 'openai-embeddings',
   '/v1/messages': 'anthropic',
 };
 
@@ -165,7 +167,9 @@ export async function startFakeUpstream(): Promise<FakeUpstream> {
         ? chatJson(body, b)
         : wire === 'openai-completions'
           ? completionJson(body, b)
-          : messagesJson(body, b);
+          : wire === 'openai-embeddings'
+            ? embeddingsJson(body, b)
+            : messagesJson(body, b);
     if (b.cutStreamAfter !== null) {
       const text = JSON.stringify(json);
       res.writeHead(200, { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(text)) });

@@ -3,12 +3,15 @@ import type {
   CanonicalChatRequest,
   CanonicalChatResponse,
   CanonicalChunk,
+  CanonicalEmbeddingsRequest,
+  CanonicalEmbeddingsResponse,
   CanonicalUsage,
 } from '../../canonical/index.js';
 import { abortedError } from '../../upstream/index.js';
 import { nowSeconds } from '../json.js';
 import type { CallContext, ProviderAdapter, ProviderEndpointConfig } from '../types.js';
 import { demoAnswer, demoId, type DemoAnswer } from './answer.js';
+import { demoEmbeddings } from './embeddings.js';
 
 export interface DemoAdapterOptions {
   /** Pause between streamed pieces (default 0). An endpoint may override it with `?delay_ms=N` in its base URL. */
@@ -30,7 +33,8 @@ function delayFor(endpoint: ProviderEndpointConfig, fallback: number): number {
 
 /**
  * Built-in provider with no network: deterministic answers derived from the request (echo of
- * the last user message, or a call of the first/chosen tool), streamed word by word.
+ * the last user message, a call of the first/chosen tool, or a JSON value valid against the
+ * requested `json_schema`), streamed word by word; embeddings are deterministic unit vectors.
  * Legacy completions are left to completionViaChat.
  */
 export class DemoAdapter implements ProviderAdapter {
@@ -64,6 +68,15 @@ export class DemoAdapter implements ProviderAdapter {
       system_fingerprint: null,
       usage: usageOf(a),
     };
+  }
+
+  async embeddings(
+    endpoint: ProviderEndpointConfig,
+    req: CanonicalEmbeddingsRequest,
+    ctx: CallContext,
+  ): Promise<CanonicalEmbeddingsResponse> {
+    if (ctx.signal.aborted) throw abortedError(endpoint.providerId, ctx.signal.reason);
+    return demoEmbeddings(req);
   }
 
   async chatStream(

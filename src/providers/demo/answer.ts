@@ -9,6 +9,7 @@ import {
   type ToolCall,
 } from '../../canonical/index.js';
 import { isRecord, type JsonRecord } from '../json.js';
+import { jsonFromSchema } from './json-from-schema.js';
 
 /** What the demo provider answers: a pure function of the request (no randomness, no clock). */
 export interface DemoAnswer {
@@ -100,7 +101,9 @@ export function demoAnswer(req: CanonicalChatRequest): DemoAnswer {
   }
 
   let text: string;
-  if (last?.role === 'tool')
+  const json = jsonAnswer(req, userText);
+  if (json !== null) text = json;
+  else if (last?.role === 'tool')
     text = `Demo provider received the tool result: ${contentText(last.content).trim().slice(0, MAX_ECHO)}`;
   else if (userText === '') text = 'Hello from the Switchyard demo provider.';
   else text = `Demo reply (${req.model}): you said "${userText}".`;
@@ -110,13 +113,24 @@ export function demoAnswer(req: CanonicalChatRequest): DemoAnswer {
     const at = stop === '' ? -1 : text.indexOf(stop);
     if (at >= 0) text = text.slice(0, at);
   }
-  let pieces = splitWords(text);
+  let pieces = json !== null ? (text.match(/[^]{1,16}/g) ?? []) : splitWords(text);
   const cap = maxOutputTokens(req);
   if (cap !== null && pieces.length > cap) {
     pieces = pieces.slice(0, cap);
     finishReason = 'length';
   }
   return { pieces, toolCalls: [], finishReason, promptTokens, completionTokens: pieces.length };
+}
+
+/**
+ * The JSON text answering a `json_schema` response format (a value valid against the schema,
+ * strings filled with the user's words) or `json_object` (`{"reply": …}`); null for plain text.
+ */
+function jsonAnswer(req: CanonicalChatRequest, userText: string): string | null {
+  const format = req.response_format;
+  if (format?.type === 'json_object') return JSON.stringify({ reply: userText === '' ? 'demo' : userText });
+  if (format?.type !== 'json_schema' || !isRecord(format.json_schema)) return null;
+  return JSON.stringify(jsonFromSchema(format.json_schema.schema ?? {}, userText === '' ? 'demo' : userText));
 }
 
 export function demoId(req: CanonicalChatRequest): string {

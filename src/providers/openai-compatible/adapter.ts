@@ -5,6 +5,8 @@ import type {
   CanonicalCompletionChunk,
   CanonicalCompletionRequest,
   CanonicalCompletionResponse,
+  CanonicalEmbeddingsRequest,
+  CanonicalEmbeddingsResponse,
 } from '../../canonical/index.js';
 import { estimatedUsage, parseOpenAiUsage } from '../../canonical/index.js';
 import {
@@ -19,6 +21,7 @@ import type { CallContext, ProviderAdapter, ProviderEndpointConfig } from '../ty
 import { chatBody, completionBody, wireTarget } from './wire-request.js';
 import { chatChunk, chatResponse, completionChoices, deltaText, messagesText } from './wire-response.js';
 import { relayOpenAiStream } from './stream-relay.js';
+import { embeddingsBody, embeddingsResponse } from './embeddings.js';
 
 /**
  * The one adapter for every OpenAI-style vendor (OpenAI, OpenRouter, Groq, Together, Ollama…).
@@ -110,6 +113,17 @@ export class OpenAiCompatibleAdapter implements ProviderAdapter {
         usage: usage ?? estimatedUsage(messagesText(req.messages), output),
       }),
     });
+  }
+
+  async embeddings(
+    endpoint: ProviderEndpointConfig,
+    req: CanonicalEmbeddingsRequest,
+    ctx: CallContext,
+  ): Promise<CanonicalEmbeddingsResponse> {
+    const res = await this.post(endpoint, '/embeddings', embeddingsBody(req), false, ctx);
+    const out = embeddingsResponse(await res.json(), req);
+    if (out === null) throw protocolError(endpoint.providerId, 'Provider returned a body without embeddings');
+    return out;
   }
 
   async completion(
