@@ -27,9 +27,10 @@ class Generator {
     if (schema.const !== undefined) return schema.const;
     if (Array.isArray(schema.enum) && schema.enum.length > 0) return schema.enum[0];
     for (const key of ['anyOf', 'oneOf'] as const) {
-      const branches = schema[key];
+      const branches: unknown = schema[key];
       if (Array.isArray(branches) && branches.length > 0) {
-        const pick = depth >= MAX_DEPTH ? (branches.find((b) => isNullSchema(b)) ?? branches[0]) : branches[0];
+        const list: unknown[] = branches;
+        const pick: unknown = depth >= MAX_DEPTH ? (list.find((b) => isNullSchema(b)) ?? list[0]) : list[0];
         return this.value(pick, depth + 1, name);
       }
     }
@@ -119,14 +120,14 @@ class Generator {
   }
 
   private arrayFor(schema: JsonRecord, depth: number, name: string): unknown[] {
-    const prefix = Array.isArray(schema.prefixItems) ? schema.prefixItems : [];
+    const prefix: unknown[] = Array.isArray(schema.prefixItems) ? (schema.prefixItems as unknown[]) : [];
     const min = nonNegative(schema.minItems) ?? 0;
     const max = nonNegative(schema.maxItems);
     let count = Math.max(min, prefix.length, depth >= MAX_DEPTH ? 0 : 1);
     if (max !== undefined) count = Math.min(count, max);
     const out: unknown[] = [];
     for (let i = 0; i < count; i++) {
-      const item = i < prefix.length ? prefix[i] : schema.items === false ? undefined : schema.items;
+      const item: unknown = i < prefix.length ? prefix[i] : schema.items === false ? undefined : schema.items;
       out.push(this.value(item ?? {}, depth + 1, name));
     }
     return out;

@@ -172,7 +172,7 @@ function decodeItem(item: unknown, field: string, out: ChatMessage[]): void {
   } else {
     bad(
       `${field}.type`,
-      `unsupported input item type "${String(type)}" (message, function_call, function_call_output)`,
+      `unsupported input item type ${JSON.stringify(type)} (message, function_call, function_call_output)`,
     );
   }
 }
@@ -182,7 +182,7 @@ function decodeMessage(item: Json, field: string): ChatMessage {
   const content = item.content;
   if (role !== 'user' && role !== 'assistant' && role !== 'system' && role !== 'developer')
     bad(`${field}.role`, 'must be one of user, assistant, system, developer');
-  if (typeof content === 'string') return { role, content } as ChatMessage;
+  if (typeof content === 'string') return { role, content };
   if (!Array.isArray(content)) bad(`${field}.content`, 'must be a string or an array of content parts');
   const parts = content.map((p: unknown, j) => decodePart(p, `${field}.content[${j}]`));
   if (role === 'user') return { role: 'user', content: parts };
