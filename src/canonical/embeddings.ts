@@ -1,3 +1,5 @@
+import type { CanonicalUsage } from './usage.js';
+
 /**
  * Embeddings (`POST /embeddings`, the OpenAI shape). `model` is the UPSTREAM name. Vectors are
  * numbers in the canonical form whatever the upstream sent; the HTTP edge encodes them as the
@@ -24,10 +26,14 @@ export interface CanonicalEmbedding {
 }
 
 export interface CanonicalEmbeddingsResponse {
+  /** The upstream's id when it sends one (OpenAI's does not), else one of ours. */
+  id: string;
+  object: 'list';
   /** The upstream model name that served the request. */
   model: string;
   data: CanonicalEmbedding[];
-  usage: { prompt_tokens: number; total_tokens: number; estimated?: boolean };
+  /** Input tokens as `prompt_tokens`; `completion_tokens` is always 0. */
+  usage: CanonicalUsage;
 }
 
 /** The texts of an input (token-array inputs carry none). */

@@ -51,6 +51,7 @@ test('openai: /embeddings with floats, the body forwarded with the upstream mode
   );
   assert.deepEqual(res.usage, {
     prompt_tokens: 2 * FAKE_EMBEDDING_TOKENS_PER_INPUT,
+    completion_tokens: 0,
     total_tokens: 2 * FAKE_EMBEDDING_TOKENS_PER_INPUT,
   });
 });
@@ -65,7 +66,7 @@ test('openai: base64 from the upstream is decoded (little-endian float32); token
   assert.deepEqual(res.data, [{ index: 0, embedding: fakeEmbedding(0) }]);
   fake.queue('no-usage');
   const estimated = await adapter.embeddings(ep, req({ input: [[1, 2, 3], [4]] }), ctx());
-  assert.deepEqual(estimated.usage, { prompt_tokens: 4, total_tokens: 4, estimated: true });
+  assert.deepEqual(estimated.usage, { prompt_tokens: 4, completion_tokens: 0, total_tokens: 4, estimated: true });
 });
 
 test('openai: an upstream failure is an UpstreamError with its status', async () => {

@@ -76,7 +76,7 @@ export class DemoAdapter implements ProviderAdapter {
     ctx: CallContext,
   ): Promise<CanonicalEmbeddingsResponse> {
     if (ctx.signal.aborted) throw abortedError(endpoint.providerId, ctx.signal.reason);
-    return demoEmbeddings(req);
+    return demoEmbeddings(req, `gen-${ctx.requestId}`);
   }
 
   async chatStream(

@@ -1,5 +1,6 @@
 import {
   estimateTokens,
+  makeUsage,
   type CanonicalEmbeddingsRequest,
   type CanonicalEmbeddingsResponse,
   type EmbeddingsInput,
@@ -59,12 +60,16 @@ function tokens(input: EmbeddingsInput): number {
   return n;
 }
 
-export function demoEmbeddings(req: CanonicalEmbeddingsRequest): CanonicalEmbeddingsResponse {
+export function demoEmbeddings(
+  req: CanonicalEmbeddingsRequest,
+  id = 'gen-demo-embeddings',
+): CanonicalEmbeddingsResponse {
   const dimensions = Math.min(MAX_DIMENSIONS, Math.max(1, req.dimensions ?? DEMO_DIMENSIONS));
-  const promptTokens = tokens(req.input);
   return {
+    id,
+    object: 'list',
     model: req.model,
     data: items(req.input).map((text, index) => ({ index, embedding: demoVector(text, dimensions) })),
-    usage: { prompt_tokens: promptTokens, total_tokens: promptTokens },
+    usage: makeUsage(tokens(req.input), 0),
   };
 }

@@ -121,7 +121,7 @@ export class OpenAiCompatibleAdapter implements ProviderAdapter {
     ctx: CallContext,
   ): Promise<CanonicalEmbeddingsResponse> {
     const res = await this.post(endpoint, '/embeddings', embeddingsBody(req), false, ctx);
-    const out = embeddingsResponse(await res.json(), req);
+    const out = embeddingsResponse(await res.json(), req, `gen-${ctx.requestId}`);
     if (out === null) throw protocolError(endpoint.providerId, 'Provider returned a body without embeddings');
     return out;
   }

@@ -2,6 +2,7 @@ import {
   decodeBase64Embedding,
   embeddingTexts,
   estimateTokens,
+  makeUsage,
   type CanonicalEmbedding,
   type CanonicalEmbeddingsRequest,
   type CanonicalEmbeddingsResponse,
@@ -32,7 +33,11 @@ function vector(value: unknown): number[] | null {
  * Reads an upstream embeddings answer (float arrays or base64 strings) into the canonical form;
  * null when it is not one. Usage the upstream leaves out is counted with the tokenizer.
  */
-export function embeddingsResponse(body: unknown, req: CanonicalEmbeddingsRequest): CanonicalEmbeddingsResponse | null {
+export function embeddingsResponse(
+  body: unknown,
+  req: CanonicalEmbeddingsRequest,
+  fallbackId: string,
+): CanonicalEmbeddingsResponse | null {
   if (!isRecord(body) || !Array.isArray(body.data)) return null;
   const data: CanonicalEmbedding[] = [];
   for (const [position, item] of body.data.entries()) {
@@ -45,19 +50,21 @@ export function embeddingsResponse(body: unknown, req: CanonicalEmbeddingsReques
   const usage: JsonRecord = isRecord(body.usage) ? body.usage : {};
   const prompt = int(usage.prompt_tokens);
   return {
+    id: str(body.id) ?? fallbackId,
+    object: 'list',
     model: str(body.model) ?? req.model,
     data,
     usage:
       prompt === undefined
-        ? { ...estimated(req), estimated: true }
-        : { prompt_tokens: prompt, total_tokens: int(usage.total_tokens) ?? prompt },
+        ? { ...makeUsage(estimatedTokens(req), 0), estimated: true }
+        : { prompt_tokens: prompt, completion_tokens: 0, total_tokens: int(usage.total_tokens) ?? prompt },
   };
 }
 
-function estimated(req: CanonicalEmbeddingsRequest): { prompt_tokens: number; total_tokens: number } {
+function estimatedTokens(req: CanonicalEmbeddingsRequest): number {
   let tokens = 0;
   if (typeof req.input !== 'string' && req.input.length > 0 && typeof req.input[0] !== 'string') {
     for (const item of req.input) tokens += Array.isArray(item) ? item.length : 1;
   } else for (const text of embeddingTexts(req.input)) tokens += estimateTokens(text);
-  return { prompt_tokens: tokens, total_tokens: tokens };
+  return tokens;
 }
