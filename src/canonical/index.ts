@@ -10,3 +10,4 @@ export * from './chat-response.js';
 export * from './chunk.js';
 export * from './completion.js';
 export * from './embeddings.js';
+export * from './embeddings-schema.js';

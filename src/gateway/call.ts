@@ -7,6 +7,8 @@ import type {
   CanonicalCompletionChunk,
   CanonicalCompletionRequest,
   CanonicalCompletionResponse,
+  CanonicalEmbeddingsRequest,
+  CanonicalEmbeddingsResponse,
   CanonicalUsage,
 } from '../canonical/index.js';
 import type { ApiType } from '../domain/accounting/types.js';
@@ -27,6 +29,8 @@ export interface KindTypes {
     chunk: CanonicalCompletionChunk;
   };
   messages: { request: MessagesCallRequest; answer: MessagesCallAnswer; chunk: MessagesCallChunk };
+  /** Never streamed: no chunk type. */
+  embeddings: { request: CanonicalEmbeddingsRequest; answer: CanonicalEmbeddingsResponse; chunk: never };
 }
 
 /** Client-facing usage: the upstream's counts plus what the call cost. */

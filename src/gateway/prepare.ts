@@ -1,5 +1,5 @@
 import type { CallKind } from '../canonical/index.js';
-import type { Catalog } from '../catalog/index.js';
+import { requireServes, type Catalog, type ModelService } from '../catalog/index.js';
 import type { Clock } from '../domain/common/clock.js';
 import { randomHex } from '../domain/common/ids.js';
 import { NO_RATE_ADMISSION, type RateAdmission, type RateBook } from '../domain/accounting/rate-book.js';
@@ -57,6 +57,14 @@ export interface PreparedCall<K extends CallKind> {
   stream: boolean;
 }
 
+/** What a model must serve to take a call of each kind. */
+const SERVICE: Readonly<Record<CallKind, ModelService>> = {
+  chat: 'chat',
+  completion: 'chat',
+  messages: 'chat',
+  embeddings: 'embeddings',
+};
+
 const newGenerationId = (): string => `gen-${Date.now()}-${randomHex(10)}`;
 
 /** Length of the texts joined by newlines, without building the string. */
@@ -99,6 +107,11 @@ export async function prepareCall<K extends CallKind>(
   if (body.model === undefined && body.models === undefined) {
     throw errors.invalidRequest('model is required', { field: 'model' });
   }
+  requireServes(
+    deps.catalog,
+    [...(body.model === undefined ? [] : [body.model]), ...(body.models ?? [])],
+    SERVICE[kind],
+  );
   const policy = await deps.policy.resolve(key);
   const plan = planRoute({
     catalog: deps.catalog,
@@ -113,6 +126,12 @@ export async function prepareCall<K extends CallKind>(
   if (!plan.ok) throw policyRefusal(plan.refusal, policy);
   let flags: string[] = [];
   let texts: readonly TextSegment[];
+  const unscreenable = policy.filters === null ? null : (strategy.unscreenable?.(body) ?? null);
+  if (unscreenable !== null)
+    throw errors.invalidRequest(
+      `${unscreenable}: token ids cannot be screened by this key's content filters; send text`,
+      { field: unscreenable },
+    );
   if (policy.filters !== null) {
     const screened = screenRequest({ kind, body, filters: policy.filters, failOpen: deps.filtersFailOpen === true });
     body = screened.body;

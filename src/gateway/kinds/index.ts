@@ -2,6 +2,7 @@ import type { CallKind } from '../../canonical/index.js';
 import { chatStrategy } from './chat.js';
 import { completionStrategy } from './completion.js';
 import { messagesStrategy } from './messages.js';
+import { embeddingsStrategy } from './embeddings.js';
 import type { KindStrategy } from './strategy.js';
 
 export type { KindStrategy, BodyOf, BodyTexts } from './strategy.js';
@@ -11,4 +12,5 @@ export const STRATEGIES: { [K in CallKind]: KindStrategy<K> } = {
   chat: chatStrategy,
   completion: completionStrategy,
   messages: messagesStrategy,
+  embeddings: embeddingsStrategy,
 };

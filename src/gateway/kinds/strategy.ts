@@ -22,6 +22,11 @@ export interface KindStrategy<K extends CallKind> {
   check(body: BodyOf<K>): void;
   /** Every text the call sends: screened by content filters, counted for estimates. */
   texts(body: BodyOf<K>): BodyTexts<BodyOf<K>>;
+  /**
+   * The field whose input content filters cannot read (token ids), or null. A call with such input
+   * is refused (400) when the key's guardrails have content filters: no surface is a side door.
+   */
+  unscreenable?(body: BodyOf<K>): string | null;
   /** The output-token cap the request sets, for the budget reservation. */
   maxOutputTokens(body: BodyOf<K>): number | null;
   /** The canonical request for one upstream model. */

@@ -7,7 +7,8 @@ import type { App } from '../types.js';
 const EndpointParams = Type.Object({ author: Type.String(), slug: Type.String() });
 
 /**
- * GET /models, GET /models/{author}/{slug}/endpoints and GET /providers: the catalog in
+ * GET /models, GET /models/{author}/{slug}/endpoints, GET /embeddings/models (the models that
+ * serve embeddings) and GET /providers: the catalog in
  * OpenRouter's shapes (either kind of key). Each request reads the running snapshot once, so a
  * catalog reload shows in the next request.
  */
@@ -31,6 +32,18 @@ export function catalogRoutes(app: App, catalog: CatalogSource, health?: { isHea
       });
       if (listing === undefined) throw errors.notFound(`Model ${author}/${slug} not found`);
       return listing;
+    },
+  });
+  app.get('/embeddings/models', {
+    schema: { tags: ['Catalog'], operationId: 'listEmbeddingsModels', response: errorResponses(400, 401, 500) },
+    handler: (request) => {
+      const snapshot = catalog.current();
+      const all = toModelsResponse(
+        snapshot,
+        { ...(request.query as Record<string, unknown>), output_modalities: 'all' },
+        { basePath: '/api/v1' },
+      );
+      return { data: all.data.filter((m) => snapshot.findModel(m.id)?.serves.includes('embeddings') === true) };
     },
   });
   app.get('/providers', {

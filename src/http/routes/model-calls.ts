@@ -4,6 +4,7 @@ import { chatCompletionsCodec, completionsCodec } from '../codecs/openai.js';
 import { messagesCodec } from '../codecs/anthropic-messages.js';
 import { errorResponses } from '../schemas/common.js';
 import { serveModelCall, type ModelCallOptions } from '../serve-model-call.js';
+import { openAiSurfaceRoutes } from './openai-surfaces.js';
 import type { App } from '../types.js';
 
 export type { ModelCallOptions } from '../serve-model-call.js';
@@ -45,4 +46,5 @@ function modelCallScope(app: App, options: ModelCallOptions): void {
     },
     handler: (request, reply) => serveModelCall(messagesCodec, options, request, reply),
   });
+  openAiSurfaceRoutes(app, options);
 }

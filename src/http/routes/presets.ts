@@ -14,6 +14,8 @@ import {
 } from '../schemas/presets.js';
 import { presentPreset, presentPresetVersion, presentResolvedPreset } from '../presenters/presets.js';
 import type { App } from '../types.js';
+import { decodeResponsesRequest } from '../codecs/responses/request.js';
+import { ResponsesRequestSchema } from '../codecs/responses/schema.js';
 
 const tags = ['Presets'];
 
@@ -96,6 +98,29 @@ export function presetWriteRoutes(app: App, presets: PresetService): void {
         workspaceId,
         slug: request.params.slug,
         body: request.body,
+        creatorUserId: request.principal.creatorUserId,
+      });
+      return { data: presentResolvedPreset(saved) };
+    },
+  });
+
+  app.post('/presets/:slug/responses', {
+    schema: {
+      tags,
+      operationId: 'createPresetsResponses',
+      params: PresetParams,
+      querystring: PresetWorkspaceQuery,
+      body: ResponsesRequestSchema,
+      response: { 200: PresetEnvelope, ...errorResponses(400, 401, 403, 404, 409, 500) },
+    },
+    handler: async (request) => {
+      const workspaceId = await presets.workspaceFor(request.principal, request.query.workspace_id);
+      // The Responses body as the chat body it means: `instructions` becomes the system prompt.
+      const { body } = decodeResponsesRequest(request.body, { inputRequired: false });
+      const saved = await presets.saveVersion({
+        workspaceId,
+        slug: request.params.slug,
+        body,
         creatorUserId: request.principal.creatorUserId,
       });
       return { data: presentResolvedPreset(saved) };

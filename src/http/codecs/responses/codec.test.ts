@@ -227,8 +227,7 @@ function accumulate(events: ResponsesStreamEvent[]): unknown[] {
     else if (e.type === 'response.output_item.done') {
       assert.deepEqual({ ...e.item, status: at.status }, at, 'the done item is what the deltas built');
       output[e.output_index] = e.item;
-    }
-    else if (e.type === 'response.content_part.added') at.content.push(e.part);
+    } else if (e.type === 'response.content_part.added') at.content.push(e.part);
     else if (e.type === 'response.output_text.delta' || e.type === 'response.reasoning_text.delta') {
       const part = at.content[e.content_index];
       if (part !== undefined) part.text += e.delta;

@@ -59,7 +59,7 @@ function bad(field: string, message: string): never {
  * the gateway understands, plus the request fields the response object repeats. Conversation
  * state is the client's: `previous_response_id` and `conversation` are refused with 400.
  */
-export function decodeResponsesRequest(raw: Json): DecodedResponsesRequest {
+export function decodeResponsesRequest(raw: Json, options: { inputRequired?: boolean } = {}): DecodedResponsesRequest {
   for (const field of ['previous_response_id', 'conversation'] as const) {
     if (raw[field] !== undefined && raw[field] !== null)
       bad(field, 'Switchyard does not store responses; send the whole conversation in `input`');
@@ -73,7 +73,9 @@ export function decodeResponsesRequest(raw: Json): DecodedResponsesRequest {
   const instructions = optionalString(raw.instructions, 'instructions');
   const messages: ChatMessage[] = [];
   if (instructions !== null && instructions !== '') messages.push({ role: 'system', content: instructions });
-  messages.push(...decodeInput(raw.input));
+  // A preset is saved from a body without input (only its configuration is kept).
+  if (options.inputRequired !== false || (raw.input !== undefined && raw.input !== null))
+    messages.push(...decodeInput(raw.input));
   body.messages = messages;
 
   const tools = decodeTools(raw.tools);

@@ -1,0 +1,34 @@
+import { EmbeddingsRequestSchema } from '../../canonical/index.js';
+import { embeddingsCodec } from '../codecs/embeddings.js';
+import { responsesCodec } from '../codecs/responses/codec.js';
+import { ResponsesRequestSchema } from '../codecs/responses/schema.js';
+import { errorResponses } from '../schemas/common.js';
+import { serveModelCall, type ModelCallOptions } from '../serve-model-call.js';
+import type { App } from '../types.js';
+
+/**
+ * `POST /responses` (the OpenAI Responses API, stateless, decoded to a chat) and
+ * `POST /embeddings`: registered in the model-call scope, so auth, the call log and every
+ * guardrail are the chat path's. Each request gets its own codec (it keeps per-call state).
+ */
+export function openAiSurfaceRoutes(app: App, options: ModelCallOptions): void {
+  const responses = errorResponses(400, 401, 402, 403, 404, 408, 413, 429, 500, 502, 503);
+  app.post('/responses', {
+    schema: {
+      tags: ['Model calls'],
+      operationId: 'createResponses',
+      body: ResponsesRequestSchema,
+      response: responses,
+    },
+    handler: (request, reply) => serveModelCall(responsesCodec(), options, request, reply),
+  });
+  app.post('/embeddings', {
+    schema: {
+      tags: ['Model calls'],
+      operationId: 'createEmbeddings',
+      body: EmbeddingsRequestSchema,
+      response: responses,
+    },
+    handler: (request, reply) => serveModelCall(embeddingsCodec(), options, request, reply),
+  });
+}
