@@ -6,7 +6,7 @@ import { frameworkErrors, installErrorHandling } from './http/plugins/error-hand
 import { installJsonBodyParser } from './http/plugins/json-body.js';
 import { requireKey } from './http/plugins/auth.js';
 import { throttleFailedAuth } from './http/plugins/auth-throttle.js';
-import { FailureThrottle, type FailureThrottleOptions } from './http/failure-throttle.js';
+import { FailureThrottle, type FailureThrottleOptions } from './domain/common/failure-throttle.js';
 import { validatorCompiler } from './http/validation.js';
 import { ErrorEnvelope } from './http/schemas/common.js';
 import { KeyObject } from './http/schemas/keys.js';

@@ -231,9 +231,10 @@ export function createServices(options: ServiceOptions): Services {
       idleMs: options.console?.sessionIdleMs ?? 12 * 3_600_000,
     }),
     signInThrottle: new FailureThrottle({
-      clock,
+      now: () => clock.now().getTime(),
       maxFailures: options.console?.signInMaxFailures ?? 10,
       windowMs: options.console?.signInWindowMs ?? 15 * 60_000,
+      maxAddresses: 10_000,
     }),
     analytics: new AnalyticsService({
       analytics: store.analytics,

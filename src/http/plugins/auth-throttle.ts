@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { errors, isGatewayError } from '../../errors/index.js';
-import type { FailureThrottle } from '../failure-throttle.js';
+import type { FailureThrottle } from '../../domain/common/failure-throttle.js';
 import { bearerToken } from './auth.js';
 
 export interface AuthThrottleOptions {
