@@ -31,6 +31,8 @@ import { consoleSessionRoutes } from './http/routes/console-session.js';
 import { registerConsole } from './http/console/static.js';
 import type { CookieSecure } from './http/console/cookie.js';
 import { installApiHeaders } from './http/plugins/security-headers.js';
+import { auditLogRoutes } from './http/routes/audit-log.js';
+import { AuditRecordObject } from './http/schemas/audit.js';
 import { CALL_LOG_MSG, callLogLine } from './observability/call-log.js';
 import { asyncStdout, type BatchedLogDestination } from './observability/log-destination.js';
 import { RequestLogController } from './http/request-log.js';
@@ -120,7 +122,14 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   installErrorHandling(app, options.bodyLimitBytes);
   installJsonBodyParser(app);
 
-  for (const schema of [ErrorEnvelope, KeyObject, WorkspaceObject, WorkspaceMemberObject, MemberObject])
+  for (const schema of [
+    ErrorEnvelope,
+    KeyObject,
+    WorkspaceObject,
+    WorkspaceMemberObject,
+    MemberObject,
+    AuditRecordObject,
+  ])
     app.addSchema(schema);
 
   await app.register(swagger, {
@@ -169,6 +178,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
         presetWriteRoutes(s, services.presets);
         consoleAnalyticsRoutes(s, services);
         catalogReloadRoute(s, services);
+        auditLogRoutes(s, services.auditLog);
       });
       await scope('any', (s) => {
         currentKeyRoute(s, services);

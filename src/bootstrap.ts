@@ -1,5 +1,6 @@
 import { digestToken } from './domain/keys/tokens.js';
 import type { Services } from './services.js';
+import { asSystem } from './domain/audit/record.js';
 
 export interface BootstrapResult {
   /** Set only when this start created a management key the operator has never seen. */
@@ -29,7 +30,7 @@ export async function bootstrap(
 ): Promise<BootstrapResult> {
   const { store } = services;
   await retryOnce(
-    () => services.workspaces.ensureDefault(),
+    () => services.workspaces.ensureDefault(asSystem),
     () => store.workspaces.findDefault(),
   );
 
@@ -37,7 +38,7 @@ export async function bootstrap(
     const existing = await store.members.findByEmail(options.ownerEmail.toLowerCase());
     if (existing !== null) return existing;
     return retryOnce(
-      () => services.members.add({ email: options.ownerEmail, firstName: 'Owner', role: 'org:admin' }),
+      () => services.members.add({ email: options.ownerEmail, firstName: 'Owner', role: 'org:admin' }, asSystem),
       () => store.members.findByEmail(options.ownerEmail.toLowerCase()),
     );
   };
@@ -53,7 +54,7 @@ export async function bootstrap(
     }
     const owner = await ensureOwner();
     const issued = await retryOnce(
-      () => services.keys.createManagementKey({ name: 'bootstrap', memberId: owner.id, token }),
+      () => services.keys.createManagementKey({ name: 'bootstrap', memberId: owner.id, token }, asSystem),
       async () => {
         const record = await store.keys.findByDigest(digestToken(token));
         return record === null ? null : { record, token };
@@ -66,6 +67,6 @@ export async function bootstrap(
   if (options.createFirstKey === false || (await store.keys.listManagement()).length > 0) {
     return { createdToken: null, managementKeyHash: null };
   }
-  const issued = await services.keys.createManagementKey({ name: 'bootstrap', memberId: owner.id });
+  const issued = await services.keys.createManagementKey({ name: 'bootstrap', memberId: owner.id }, asSystem);
   return { createdToken: issued.token, managementKeyHash: issued.record.hash };
 }

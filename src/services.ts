@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { CatalogHolder, CatalogReloader, type Catalog, type Env } from './catalog/index.js';
 import type { Clock } from './domain/common/clock.js';
 import { createMeter } from './domain/accounting/meter.js';
+import { AuditLog } from './domain/audit/service.js';
 import type { Meter } from './domain/accounting/types.js';
 import { GuardrailService } from './domain/guardrails/service.js';
 import { createPresetService, type Presets } from './domain/presets/index.js';
@@ -54,6 +55,8 @@ export interface Services {
   providers: ProviderRegistry;
   gateway: Gateway;
   metrics: Metrics;
+  /** The audit log of management writes (read side; writes record through `auditedWrite`). */
+  auditLog: AuditLog;
   /** Cache coherence across replicas: publish after writes, subscribe caches (docs/architecture.md). */
   changeFeed: ChangeFeed;
   /** Where the one structured line per model call goes; the app points it at its logger. */
@@ -188,8 +191,9 @@ export function createServices(options: ServiceOptions): Services {
       authenticator,
       clock,
       changes: changeFeed,
+      transaction: (fn) => store.withTransaction(fn),
     }),
-    members: new MemberService({ members: store.members, clock }),
+    members: new MemberService({ members: store.members, clock, transaction: (fn) => store.withTransaction(fn) }),
     workspaces: new WorkspaceService({
       workspaces: store.workspaces,
       members: store.members,
@@ -222,6 +226,7 @@ export function createServices(options: ServiceOptions): Services {
       },
     }),
     metrics,
+    auditLog: new AuditLog({ audit: store.audit }),
     changeFeed,
     callLog,
     consoleSessions: new ConsoleSessions({

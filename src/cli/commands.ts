@@ -10,6 +10,8 @@ import { openChangeFeed } from '../store/open-change-feed.js';
 import { defaultCatalog } from '../catalog/index.js';
 import { presetCommands } from './presets-commands.js';
 import { catalogCommands } from './catalog-commands.js';
+import { auditCommand } from './audit-command.js';
+import { asCli } from '../domain/audit/record.js';
 
 export class CliError extends Error {}
 
@@ -127,7 +129,7 @@ const commands: Record<string, Command> = {
       withServices(ctx, async (services) => {
         const name = required(values, 'name');
         const member = await findMember(services, typeof values.member === 'string' ? values.member : undefined);
-        const issued = await services.keys.createManagementKey({ name, memberId: member.id });
+        const issued = await services.keys.createManagementKey({ name, memberId: member.id }, asCli);
         ctx.io.out(`hash:  ${issued.record.hash}`);
         ctx.io.out(`token: ${issued.token}`);
         ctx.io.out('The token is shown only this once.');
@@ -143,7 +145,7 @@ const commands: Record<string, Command> = {
       withServices(ctx, async (services) => {
         const hash = positionals[0];
         if (hash === undefined) throw new CliError('the key hash is required');
-        const issued = await services.keys.rotate(hash, 'management');
+        const issued = await services.keys.rotate(hash, 'management', asCli);
         ctx.io.out(`hash:  ${issued.record.hash}`);
         ctx.io.out(`token: ${issued.token}`);
         ctx.io.out('The token is shown only this once; the previous token no longer works.');
@@ -176,18 +178,22 @@ const commands: Record<string, Command> = {
         if (!/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email))
           throw new CliError(`--email: "${email}" is not an email address`);
         const [first, ...rest] = typeof values.name === 'string' ? values.name.trim().split(/\s+/) : [];
-        const member = await services.members.add({
-          email,
-          firstName: first ?? null,
-          lastName: rest.length > 0 ? rest.join(' ') : null,
-          role: values.admin === true ? 'org:admin' : 'org:member',
-        });
+        const member = await services.members.add(
+          {
+            email,
+            firstName: first ?? null,
+            lastName: rest.length > 0 ? rest.join(' ') : null,
+            role: values.admin === true ? 'org:admin' : 'org:member',
+          },
+          asCli,
+        );
         ctx.io.out(member.id);
         return 0;
       }),
   },
   ...presetCommands({ withServices, findMember, fail: (message) => new CliError(message) }),
   ...catalogCommands,
+  ...auditCommand({ withServices, fail: (message) => new CliError(message) }),
 };
 
 function help(io: CliIo, group?: string): void {

@@ -4,6 +4,7 @@ import { createPresetService } from '../domain/presets/index.js';
 import { presentResolvedPreset } from '../http/presenters/presets.js';
 import type { Services } from '../services.js';
 import type { CliContext, Command } from './commands.js';
+import { asCli } from '../domain/audit/record.js';
 
 /** What the preset commands borrow from the command table (passed in, so there is no import cycle). */
 export interface PresetCommandDeps {
@@ -110,6 +111,7 @@ export function presetCommands(deps: PresetCommandDeps): Record<string, Command>
             slug: positionals[0] ?? '',
             body: body as Record<string, unknown>,
             creatorUserId: member.id,
+            ctx: asCli,
           });
           ctx.io.out(`${saved.preset.slug}  v${saved.version?.version ?? '-'}  ${saved.preset.id}`);
           return 0;

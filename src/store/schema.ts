@@ -5,6 +5,7 @@
  */
 import type { Generated } from 'kysely';
 import type { AccountingTables } from './schema-accounting.js';
+import type { AuditTables } from './schema-audit.js';
 import type { GuardrailTables } from './schema-guardrails.js';
 import type { PresetTables } from './schema-presets.js';
 import type { ConsoleTables } from './schema-console.js';
@@ -73,7 +74,7 @@ export interface StoreMetaTable {
   id?: Generated<number>;
 }
 
-export interface Database extends AccountingTables, GuardrailTables, PresetTables, ConsoleTables {
+export interface Database extends AccountingTables, GuardrailTables, PresetTables, ConsoleTables, AuditTables {
   members: MembersTable;
   workspaces: WorkspacesTable;
   workspace_members: WorkspaceMembersTable;

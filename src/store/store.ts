@@ -1,4 +1,5 @@
 import { Migrator, type Kysely } from 'kysely';
+import type { AuditRepository } from '../domain/audit/types.js';
 import type { LedgerRepository } from '../domain/accounting/types.js';
 import type { GuardrailRepository } from '../domain/guardrails/types.js';
 import type { KeyRepository } from '../domain/keys/types.js';
@@ -11,6 +12,7 @@ import type { AnalyticsRepository } from '../domain/analytics/types.js';
 import { migrationProvider } from './migrations/index.js';
 import { openPostgres } from './postgres/connect.js';
 import { postgresBatchWriter } from './postgres/ledger-writer.js';
+import { createAuditRepository } from './repositories/audit.js';
 import { createGuardrailRepository } from './repositories/guardrails.js';
 import { createKeyRepository } from './repositories/keys.js';
 import { createLedgerRepository } from './repositories/ledger.js';
@@ -39,6 +41,8 @@ export interface Repositories {
   consoleSessions: ConsoleSessionRepository;
   analytics: AnalyticsRepository;
   rateCounts: RateCountStore;
+  /** Management writes record here in their own transaction (`recordAudit`, src/domain/audit). */
+  audit: AuditRepository;
 }
 
 export interface Store extends Repositories {
@@ -67,6 +71,7 @@ function repositories(db: Kysely<Database>, writeBatch?: BatchWriter): Repositor
     consoleSessions: createConsoleSessionRepository(db),
     analytics: createAnalyticsRepository(db),
     rateCounts: createRateCountRepository(db),
+    audit: createAuditRepository(db),
   };
 }
 

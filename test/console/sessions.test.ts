@@ -6,13 +6,14 @@ import { freshPgDatabase, pgUrlOrSkip } from '../harness/env.js';
 import { MutableClock } from '../support/clock.js';
 import { call, dialects, startTestServer, type TestServer } from '../support/server.js';
 import { asBrowser, signIn } from './support.js';
+import { asCli } from '../../src/domain/audit/record.js';
 
 /** A second management key, made as the CLI makes one. */
 async function managementKey(server: TestServer): Promise<{ token: string; hash: string }> {
   const services = server.running.services;
   const owner = await services.store.members.findByEmail('owner@switchyard.local');
   assert.ok(owner);
-  const issued = await services.keys.createManagementKey({ name: 'console', memberId: owner.id });
+  const issued = await services.keys.createManagementKey({ name: 'console', memberId: owner.id }, asCli);
   return { token: issued.token, hash: issued.record.hash };
 }
 
@@ -127,7 +128,7 @@ for (const dialect of dialects()) {
         const key = await managementKey(server);
         const { browser } = await signIn(server, key.token);
         assert.equal((await asBrowser(server, browser, 'GET', '/keys')).status, 200);
-        if (change === 'rotate') await server.running.services.keys.rotate(key.hash, 'management');
+        if (change === 'rotate') await server.running.services.keys.rotate(key.hash, 'management', asCli);
         else await changeKey(server, key.hash, change);
         assert.equal((await asBrowser(server, browser, 'GET', '/keys')).status, 401);
         assert.equal((await asBrowser(server, browser, 'GET', '/console/session', { csrf: false })).status, 401);
@@ -166,7 +167,7 @@ test('a session ends on every replica when its key is rotated on another (Postgr
   const key = await managementKey(a);
   const { browser } = await signIn(b, key.token);
   assert.equal((await asBrowser(b, browser, 'GET', '/keys')).status, 200);
-  await a.running.services.keys.rotate(key.hash, 'management');
+  await a.running.services.keys.rotate(key.hash, 'management', asCli);
   // Revalidation is ten minutes: only the change feed can end the session on B.
   const deadline = Date.now() + 3000;
   let status = (await asBrowser(b, browser, 'GET', '/keys')).status;

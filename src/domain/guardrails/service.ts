@@ -15,6 +15,8 @@ import type {
   MemberAssignmentRecord,
 } from './types.js';
 import { checkLimitPair, toPatch, type ModelLookup } from './validate.js';
+import { apiFieldNames, auditedWrite } from '../audit/record.js';
+import type { AuditRepository, WriteContext } from '../audit/types.js';
 
 export interface GuardrailRepos {
   guardrails: GuardrailRepository;
@@ -26,7 +28,8 @@ export interface GuardrailRepos {
 export interface GuardrailServiceDeps extends GuardrailRepos {
   catalog: ModelLookup;
   clock: Clock;
-  transaction<T>(fn: (repos: GuardrailRepos) => Promise<T>): Promise<T>;
+  /** One transaction over fresh repositories: each write commits with its audit record. */
+  transaction<T>(fn: (repos: GuardrailRepos & { audit: AuditRepository }) => Promise<T>): Promise<T>;
   /**
    * Called after every committed write of a guardrail or an assignment, before the write's
    * response goes out: enforcement caches drop what they hold, so the very next request sees it.
@@ -49,6 +52,13 @@ export const defaultGuardrailName = (workspaceId: string): string => `Workspace 
 
 const notFound = (id: string) => errors.notFound(`Guardrail ${id} not found`);
 
+const entry = (action: string, id: string, changes: Record<string, unknown> | null) => ({
+  action,
+  targetType: 'guardrail',
+  targetId: id,
+  changes,
+});
+
 /** Guardrails and their key and member assignments (docs/guardrails.md). */
 export class GuardrailService {
   constructor(private readonly deps: GuardrailServiceDeps) {}
@@ -58,7 +68,11 @@ export class GuardrailService {
     return this.deps.guardrails.list(workspace.id, page);
   }
 
-  async create(input: GuardrailInput & { name: string }, workspaceRef: string | undefined): Promise<GuardrailRecord> {
+  async create(
+    input: GuardrailInput & { name: string },
+    workspaceRef: string | undefined,
+    ctx: WriteContext,
+  ): Promise<GuardrailRecord> {
     const workspace = await this.workspace(workspaceRef);
     const patch = toPatch(input, this.deps.catalog);
     const record: GuardrailRecord = {
@@ -68,7 +82,14 @@ export class GuardrailService {
       id: newUuid(),
     };
     checkLimitPair(input, record);
-    return this.changed(this.deps.guardrails.insert(record), record.id);
+    const changes = { workspace_id: workspace.id, ...apiFieldNames(patch), name: input.name };
+    return this.changed(
+      auditedWrite(this.deps, ctx, async (repos) => ({
+        result: await repos.guardrails.insert(record),
+        entry: entry('guardrail.create', record.id, changes),
+      })),
+      record.id,
+    );
   }
 
   async get(id: string): Promise<GuardrailRecord> {
@@ -78,7 +99,7 @@ export class GuardrailService {
   }
 
   /** Partial update; the first PATCH of a workspace's default guardrail id materialises it. */
-  async update(id: string, input: GuardrailInput): Promise<GuardrailRecord> {
+  async update(id: string, input: GuardrailInput, ctx: WriteContext): Promise<GuardrailRecord> {
     const key = id.toLowerCase();
     const patch = toPatch(input, this.deps.catalog);
     const current = isUuid(key) ? await this.deps.guardrails.findById(key) : null;
@@ -94,20 +115,27 @@ export class GuardrailService {
       resetInterval: patch.resetInterval !== undefined ? patch.resetInterval : base.resetInterval,
     });
     const materialise = owner === null ? null : base;
-    const updated = await this.changed(
-      this.deps.transaction(async (repos) => {
+    return this.changed(
+      auditedWrite(this.deps, ctx, async (repos) => {
         if (materialise !== null) await repos.guardrails.insertIfAbsent(materialise);
-        return repos.guardrails.update(key, patch, this.now());
+        const updated = await repos.guardrails.update(key, patch, this.now());
+        if (updated === null) throw notFound(id);
+        return { result: updated, entry: entry('guardrail.update', key, apiFieldNames(patch)) };
       }),
       key,
     );
-    if (updated === null) throw notFound(id);
-    return updated;
   }
 
-  async delete(id: string): Promise<void> {
-    if (!isUuid(id) || !(await this.changed(this.deps.guardrails.delete(id.toLowerCase()), id.toLowerCase())))
-      throw notFound(id);
+  async delete(id: string, ctx: WriteContext): Promise<void> {
+    if (!isUuid(id)) throw notFound(id);
+    const key = id.toLowerCase();
+    await this.changed(
+      auditedWrite(this.deps, ctx, async (repos) => {
+        if (!(await repos.guardrails.delete(key))) throw notFound(id);
+        return { result: undefined, entry: entry('guardrail.delete', key, null) };
+      }),
+      key,
+    );
   }
 
   async listKeyAssignments(id: string | null, page: Page): Promise<PageResult<KeyAssignmentRecord>> {
@@ -117,7 +145,7 @@ export class GuardrailService {
   }
 
   /** A key holds one guardrail: assigning moves it here. Unknown or management keys: 400. */
-  async assignKeys(id: string, keyHashes: string[], assignedBy: string | null): Promise<number> {
+  async assignKeys(id: string, keyHashes: string[], assignedBy: string | null, ctx: WriteContext): Promise<number> {
     const guardrail = await this.get(id);
     const unique = [...new Set(keyHashes)];
     const keys = await Promise.all(unique.map((hash) => this.deps.keys.findByHash(hash)));
@@ -136,19 +164,32 @@ export class GuardrailService {
       });
     }
     const now = this.now();
+    const rows = unique.map((target) => ({
+      id: newUuid(),
+      guardrailId: guardrail.id,
+      target,
+      assignedBy,
+      createdAt: now,
+    }));
     return this.changed(
-      this.deps.transaction((repos) =>
-        repos.guardrails.assignKeys(
-          unique.map((target) => ({ id: newUuid(), guardrailId: guardrail.id, target, assignedBy, createdAt: now })),
-        ),
-      ),
+      auditedWrite(this.deps, ctx, async (repos) => ({
+        result: await repos.guardrails.assignKeys(rows),
+        entry: entry('guardrail.keys.assign', guardrail.id, { key_hashes: unique }),
+      })),
       guardrail.id,
     );
   }
 
-  async unassignKeys(id: string, keyHashes: string[]): Promise<number> {
+  async unassignKeys(id: string, keyHashes: string[], ctx: WriteContext): Promise<number> {
     const guardrail = await this.get(id);
-    return this.changed(this.deps.guardrails.unassignKeys(guardrail.id, [...new Set(keyHashes)]), guardrail.id);
+    const unique = [...new Set(keyHashes)];
+    return this.changed(
+      auditedWrite(this.deps, ctx, async (repos) => ({
+        result: await repos.guardrails.unassignKeys(guardrail.id, unique),
+        entry: entry('guardrail.keys.unassign', guardrail.id, { key_hashes: unique }),
+      })),
+      guardrail.id,
+    );
   }
 
   async listMemberAssignments(id: string | null, page: Page): Promise<PageResult<MemberAssignmentRecord>> {
@@ -158,7 +199,7 @@ export class GuardrailService {
   }
 
   /** A member holds one directly assigned guardrail: assigning moves it here. Unknown ids: 400. */
-  async assignMembers(id: string, userIds: string[], assignedBy: string | null): Promise<number> {
+  async assignMembers(id: string, userIds: string[], assignedBy: string | null, ctx: WriteContext): Promise<number> {
     const guardrail = await this.get(id);
     const unique = [...new Set(userIds)];
     const existing = new Set(await this.deps.members.existing(unique));
@@ -170,19 +211,32 @@ export class GuardrailService {
       });
     }
     const now = this.now();
+    const rows = unique.map((target) => ({
+      id: newUuid(),
+      guardrailId: guardrail.id,
+      target,
+      assignedBy,
+      createdAt: now,
+    }));
     return this.changed(
-      this.deps.transaction((repos) =>
-        repos.guardrails.assignMembers(
-          unique.map((target) => ({ id: newUuid(), guardrailId: guardrail.id, target, assignedBy, createdAt: now })),
-        ),
-      ),
+      auditedWrite(this.deps, ctx, async (repos) => ({
+        result: await repos.guardrails.assignMembers(rows),
+        entry: entry('guardrail.members.assign', guardrail.id, { member_user_ids: unique }),
+      })),
       guardrail.id,
     );
   }
 
-  async unassignMembers(id: string, userIds: string[]): Promise<number> {
+  async unassignMembers(id: string, userIds: string[], ctx: WriteContext): Promise<number> {
     const guardrail = await this.get(id);
-    return this.changed(this.deps.guardrails.unassignMembers(guardrail.id, [...new Set(userIds)]), guardrail.id);
+    const unique = [...new Set(userIds)];
+    return this.changed(
+      auditedWrite(this.deps, ctx, async (repos) => ({
+        result: await repos.guardrails.unassignMembers(guardrail.id, unique),
+        entry: entry('guardrail.members.unassign', guardrail.id, { member_user_ids: unique }),
+      })),
+      guardrail.id,
+    );
   }
 
   /**

@@ -6,6 +6,8 @@ import { digestToken, generateToken, maskToken, newKeyHash } from './tokens.js';
 import type { KeyKind, KeyPatch, KeyRecord, KeyRepository, LimitReset } from './types.js';
 import type { MemberRepository } from '../members/types.js';
 import type { WorkspaceRecord, WorkspaceRepository } from '../workspaces/types.js';
+import { recordAudit } from '../audit/record.js';
+import type { AuditEntry, AuditRepository, WriteContext } from '../audit/types.js';
 
 export interface KeyServiceDeps {
   keys: KeyRepository;
@@ -15,7 +17,31 @@ export interface KeyServiceDeps {
   clock: Clock;
   /** Tells every replica's caches (this one's included) that a key changed. */
   changes?: ChangePublisher;
+  /** Runs `fn` in one transaction: each write and its audit record commit together. */
+  transaction<T>(fn: (repos: { keys: KeyRepository; audit: AuditRepository }) => Promise<T>): Promise<T>;
 }
+
+/** A key patch under the API's field names. */
+const patchFields = (p: KeyPatch): Record<string, unknown> => ({
+  name: p.name,
+  disabled: p.disabled,
+  limit: p.limit,
+  limit_reset: p.limitReset,
+  include_byok_in_limit: p.includeByokInLimit,
+});
+
+/** The fields of a key that an audit record shows (never its token or digest). */
+const keyFields = (r: KeyRecord): Record<string, unknown> => ({
+  kind: r.kind,
+  name: r.name,
+  workspace_id: r.workspaceId,
+  creator_user_id: r.creatorUserId,
+  limit: r.limit,
+  limit_reset: r.limitReset,
+  include_byok_in_limit: r.includeByokInLimit,
+  expires_at: r.expiresAt,
+  external_user: r.externalUser,
+});
 
 export interface CreateKeyInput {
   name: string;
@@ -38,7 +64,7 @@ export class KeyService {
   constructor(private readonly deps: KeyServiceDeps) {}
 
   /** Creates an API key (the only kind the HTTP API may create). */
-  async createApiKey(input: CreateKeyInput, actingUserId: string): Promise<IssuedKey> {
+  async createApiKey(input: CreateKeyInput, actingUserId: string, ctx: WriteContext): Promise<IssuedKey> {
     const workspace = await this.resolveWorkspace(input.workspaceRef);
     const creator = input.creatorUserId ?? actingUserId;
     if ((await this.deps.members.findById(creator)) === null) {
@@ -55,22 +81,28 @@ export class KeyService {
     if (input.external?.apiKey !== undefined && input.external.apiKey.length < 32) {
       throw errors.invalidRequest('external.api_key must be at least 32 characters', { field: 'external.api_key' });
     }
-    return this.issue({
-      kind: 'api',
-      name: input.name,
-      workspaceId: workspace.id,
-      creatorUserId: creator,
-      limit: input.limit ?? null,
-      limitReset: input.limitReset ?? null,
-      includeByokInLimit: input.includeByokInLimit ?? false,
-      expiresAt: input.expiresAt ?? null,
-      externalUser: input.external?.user ?? null,
-      externalApiKeyDigest: input.external?.apiKey === undefined ? null : digestToken(input.external.apiKey),
-    });
+    return this.issue(
+      {
+        kind: 'api',
+        name: input.name,
+        workspaceId: workspace.id,
+        creatorUserId: creator,
+        limit: input.limit ?? null,
+        limitReset: input.limitReset ?? null,
+        includeByokInLimit: input.includeByokInLimit ?? false,
+        expiresAt: input.expiresAt ?? null,
+        externalUser: input.external?.user ?? null,
+        externalApiKeyDigest: input.external?.apiKey === undefined ? null : digestToken(input.external.apiKey),
+      },
+      { ctx },
+    );
   }
 
   /** Creates a management key for a member (CLI and console only). `token` lets bootstrap fix it. */
-  async createManagementKey(input: { name: string; memberId: string; token?: string }): Promise<IssuedKey> {
+  async createManagementKey(
+    input: { name: string; memberId: string; token?: string },
+    ctx: WriteContext,
+  ): Promise<IssuedKey> {
     const workspace = await this.resolveWorkspace(undefined);
     if ((await this.deps.members.findById(input.memberId)) === null) {
       throw errors.invalidRequest(`no member ${input.memberId}`, { field: 'member' });
@@ -88,7 +120,7 @@ export class KeyService {
         externalUser: null,
         externalApiKeyDigest: null,
       },
-      input.token,
+      { ctx, token: input.token },
     );
   }
 
@@ -110,22 +142,23 @@ export class KeyService {
     return record;
   }
 
-  async update(hash: string, patch: KeyPatch): Promise<KeyRecord> {
+  async update(hash: string, patch: KeyPatch, ctx: WriteContext): Promise<KeyRecord> {
     await this.get(hash);
-    const updated = await this.deps.keys.update(hash, patch, this.deps.clock.now().toISOString());
-    if (updated === null) throw errors.notFound('Key not found');
+    const updated = await this.audited(ctx, { action: 'key.update', hash, changes: patchFields(patch) }, (repos) =>
+      repos.keys.update(hash, patch, this.deps.clock.now().toISOString()),
+    );
     await this.changed(hash);
     return updated;
   }
 
-  async delete(hash: string): Promise<void> {
+  async delete(hash: string, ctx: WriteContext): Promise<void> {
     await this.get(hash);
-    await this.deps.keys.delete(hash);
+    await this.audited(ctx, { action: 'key.delete', hash, changes: null }, (repos) => repos.keys.delete(hash));
     await this.changed(hash);
   }
 
   /** New token, same hash, name, limits and usage; the old token stops working at once. */
-  async rotate(hash: string, allowedKind: KeyKind): Promise<IssuedKey> {
+  async rotate(hash: string, allowedKind: KeyKind, ctx: WriteContext): Promise<IssuedKey> {
     const record = await this.deps.keys.findByHash(hash);
     if (record === null) throw errors.notFound('Key not found');
     if (record.kind !== allowedKind) {
@@ -135,15 +168,29 @@ export class KeyService {
     }
     const token = generateToken();
     this.deps.authenticator.forget(hash);
-    const updated = await this.deps.keys.replaceDigest(
-      hash,
-      digestToken(token),
-      maskToken(token),
-      this.deps.clock.now().toISOString(),
+    const updated = await this.audited(ctx, { action: 'key.rotate', hash, changes: { kind: record.kind } }, (repos) =>
+      repos.keys.replaceDigest(hash, digestToken(token), maskToken(token), this.deps.clock.now().toISOString()),
     );
     await this.changed(hash);
-    if (updated === null) throw errors.notFound('Key not found');
     return { record: updated, token };
+  }
+
+  /**
+   * Runs a write on one key in a transaction with its audit record. A write that finds no key
+   * (null or false) rolls back, records nothing and answers 404.
+   */
+  private async audited<T>(
+    ctx: WriteContext,
+    what: { action: string; hash: string; changes: AuditEntry['changes'] },
+    write: (repos: { keys: KeyRepository }) => Promise<T | null | false>,
+  ): Promise<T> {
+    return this.deps.transaction(async (repos) => {
+      const result = await write(repos);
+      if (result === null || result === false) throw errors.notFound('Key not found');
+      const entry = { action: what.action, targetType: 'key', targetId: what.hash, changes: what.changes };
+      await recordAudit(repos.audit, entry, { ctx, clock: this.deps.clock });
+      return result;
+    });
   }
 
   /** After a committed write: this process forgets at once, other replicas on the notification. */
@@ -166,15 +213,20 @@ export class KeyService {
     key: Omit<KeyRecord, 'hash' | 'tokenDigest' | 'label' | 'createdAt' | 'updatedAt' | 'disabled'> & {
       externalApiKeyDigest: string | null;
     },
-    presetToken?: string,
+    options: { ctx: WriteContext; token?: string | undefined },
   ): Promise<IssuedKey> {
-    const token = presetToken ?? generateToken();
-    const record = await this.deps.keys.insert({
-      ...key,
-      hash: newKeyHash(),
-      tokenDigest: digestToken(token),
-      label: maskToken(token),
-      createdAt: this.deps.clock.now().toISOString(),
+    const token = options.token ?? generateToken();
+    const record = await this.deps.transaction(async (repos) => {
+      const inserted = await repos.keys.insert({
+        ...key,
+        hash: newKeyHash(),
+        tokenDigest: digestToken(token),
+        label: maskToken(token),
+        createdAt: this.deps.clock.now().toISOString(),
+      });
+      const entry = { action: 'key.create', targetType: 'key', targetId: inserted.hash, changes: keyFields(inserted) };
+      await recordAudit(repos.audit, entry, { ctx: options.ctx, clock: this.deps.clock });
+      return inserted;
     });
     return { record, token };
   }

@@ -2,6 +2,8 @@ import { errors } from '../../errors/index.js';
 import type { Clock } from '../common/clock.js';
 import { newUserId } from '../common/ids.js';
 import type { Page, PageResult } from '../common/page.js';
+import { recordAudit } from '../audit/record.js';
+import type { AuditRepository, WriteContext } from '../audit/types.js';
 import type { MemberRecord, MemberRepository, OrgRole } from './types.js';
 
 export interface NewMemberInput {
@@ -12,20 +14,36 @@ export interface NewMemberInput {
 }
 
 export class MemberService {
-  constructor(private readonly deps: { members: MemberRepository; clock: Clock }) {}
+  constructor(
+    private readonly deps: {
+      members: MemberRepository;
+      clock: Clock;
+      /** Runs `fn` in one transaction: the insert and its audit record commit together. */
+      transaction<T>(fn: (repos: { members: MemberRepository; audit: AuditRepository }) => Promise<T>): Promise<T>;
+    },
+  ) {}
 
-  async add(input: NewMemberInput): Promise<MemberRecord> {
+  async add(input: NewMemberInput, ctx: WriteContext): Promise<MemberRecord> {
     const email = input.email.trim().toLowerCase();
     if ((await this.deps.members.findByEmail(email)) !== null) {
       throw errors.conflict(`A member with email ${email} already exists`, { field: 'email' });
     }
-    return this.deps.members.insert({
-      id: newUserId(),
-      email,
-      firstName: input.firstName ?? null,
-      lastName: input.lastName ?? null,
-      role: input.role ?? 'org:member',
-      createdAt: this.deps.clock.now().toISOString(),
+    return this.deps.transaction(async (repos) => {
+      const member = await repos.members.insert({
+        id: newUserId(),
+        email,
+        firstName: input.firstName ?? null,
+        lastName: input.lastName ?? null,
+        role: input.role ?? 'org:member',
+        createdAt: this.deps.clock.now().toISOString(),
+      });
+      const changes = { email, first_name: member.firstName, last_name: member.lastName, role: member.role };
+      await recordAudit(
+        repos.audit,
+        { action: 'member.create', targetType: 'member', targetId: member.id, changes },
+        { ctx, clock: this.deps.clock },
+      );
+      return member;
     });
   }
 

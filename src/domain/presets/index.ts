@@ -5,6 +5,7 @@ import type { PresetModelLookup } from './config.js';
 import { CachedPresetResolver } from './resolver.js';
 import { PresetService } from './service.js';
 import type { PresetRepository } from './types.js';
+import type { AuditRepository } from '../audit/types.js';
 
 export { PresetService, type PresetUpdate } from './service.js';
 export { PresetCache, type PresetChanges } from './cache.js';
@@ -24,7 +25,7 @@ export interface PresetModuleOptions {
   workspaces: Pick<WorkspaceRepository, 'findByIdOrSlug'>;
   catalog: PresetModelLookup;
   clock: Clock;
-  transaction<T>(fn: (repos: { presets: PresetRepository }) => Promise<T>): Promise<T>;
+  transaction<T>(fn: (repos: { presets: PresetRepository; audit: AuditRepository }) => Promise<T>): Promise<T>;
   /** Without a live change feed, cached presets are re-read after this long. */
   revalidateAfterMs: number;
   /** Writes are published here and the cache subscribes (topic `presets`). */

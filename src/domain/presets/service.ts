@@ -6,6 +6,8 @@ import type { KeyRecord } from '../keys/types.js';
 import type { WorkspaceRepository } from '../workspaces/types.js';
 import { checkConfig, versionFromBody, type PresetModelLookup } from './config.js';
 import { checkSlug } from './reference.js';
+import { auditedWrite } from '../audit/record.js';
+import type { AuditRepository, WriteContext } from '../audit/types.js';
 import type { PresetRecord, PresetRepository, PresetStatus, PresetVersionRecord, ResolvedPreset } from './types.js';
 
 export interface PresetServiceDeps {
@@ -13,7 +15,8 @@ export interface PresetServiceDeps {
   workspaces: Pick<WorkspaceRepository, 'findByIdOrSlug'>;
   catalog: PresetModelLookup;
   clock: Clock;
-  transaction<T>(fn: (repos: { presets: PresetRepository }) => Promise<T>): Promise<T>;
+  /** One transaction: each write commits with its audit record. */
+  transaction<T>(fn: (repos: { presets: PresetRepository; audit: AuditRepository }) => Promise<T>): Promise<T>;
   /** Told after every committed preset write (cache invalidation, change feed). Must not throw. */
   changed(presetId: string): Promise<void>;
 }
@@ -88,12 +91,13 @@ export class PresetService {
     slug: string;
     body: Readonly<Record<string, unknown>>;
     creatorUserId: string;
+    ctx: WriteContext;
   }): Promise<ResolvedPreset> {
     const slug = checkSlug(input.slug, 'slug', 'path');
     const { config, systemPrompt } = versionFromBody(input.body);
     checkConfig(config, this.deps.catalog, input.body);
     const now = this.now();
-    const saved = await this.deps.transaction(async ({ presets }) => {
+    const saved = await auditedWrite(this.deps, input.ctx, async ({ presets }) => {
       const preset = await presets.insertIfAbsent({
         id: newUuid(),
         workspaceId: input.workspaceId,
@@ -120,14 +124,18 @@ export class PresetService {
       });
       const updated = await presets.update(preset.id, { designatedVersionId: version.id }, now);
       if (updated === null) throw notFound(slug);
-      return { preset: updated, version };
+      const changes = { workspace_id: input.workspaceId, slug, version: version.version, designated: true };
+      return {
+        result: { preset: updated, version },
+        entry: { action: 'preset.version.create', targetType: 'preset', targetId: preset.id, changes },
+      };
     });
     await this.deps.changed(saved.preset.id);
     return saved;
   }
 
   /** PATCH /presets/{slug}: name, description, status and the designated version. */
-  async update(workspaceId: string, slug: string, input: PresetUpdate): Promise<ResolvedPreset> {
+  async update(workspaceId: string, slug: string, input: PresetUpdate, ctx: WriteContext): Promise<ResolvedPreset> {
     const current = await this.preset(workspaceId, slug);
     const now = this.now();
     let designated: PresetVersionRecord | null = null;
@@ -140,17 +148,29 @@ export class PresetService {
       }
     }
     const statusChanges = input.status !== undefined && input.status !== current.status;
-    const updated = await this.deps.presets.update(
-      current.id,
-      {
-        ...(input.name !== undefined ? { name: input.name } : {}),
-        ...(input.description !== undefined ? { description: input.description } : {}),
-        ...(statusChanges ? { status: input.status, statusUpdatedAt: now } : {}),
-        ...(designated !== null ? { designatedVersionId: designated.id } : {}),
-      },
-      now,
-    );
-    if (updated === null) throw notFound(slug);
+    const changes = {
+      name: input.name,
+      description: input.description,
+      status: input.status,
+      designated_version: input.designatedVersion,
+    };
+    const updated = await auditedWrite(this.deps, ctx, async ({ presets }) => {
+      const written = await presets.update(
+        current.id,
+        {
+          ...(input.name !== undefined ? { name: input.name } : {}),
+          ...(input.description !== undefined ? { description: input.description } : {}),
+          ...(statusChanges ? { status: input.status, statusUpdatedAt: now } : {}),
+          ...(designated !== null ? { designatedVersionId: designated.id } : {}),
+        },
+        now,
+      );
+      if (written === null) throw notFound(slug);
+      return {
+        result: written,
+        entry: { action: 'preset.update', targetType: 'preset', targetId: current.id, changes },
+      };
+    });
     await this.deps.changed(updated.id);
     const version =
       designated ??

@@ -4,6 +4,8 @@ import { derivedUuid, newUuid } from '../common/ids.js';
 import type { Page, PageResult } from '../common/page.js';
 import type { KeyRepository } from '../keys/types.js';
 import type { MemberRepository } from '../members/types.js';
+import { auditedWrite } from '../audit/record.js';
+import type { AuditEntry, AuditRepository, WriteContext } from '../audit/types.js';
 import type {
   WorkspaceMemberRecord,
   WorkspacePatch,
@@ -22,9 +24,26 @@ export interface WorkspaceRepos {
 
 export interface WorkspaceServiceDeps extends WorkspaceRepos {
   clock: Clock;
-  /** Runs `fn` in one transaction over fresh repositories. */
-  transaction<T>(fn: (repos: WorkspaceRepos) => Promise<T>): Promise<T>;
+  /** Runs `fn` in one transaction over fresh repositories (each write with its audit record). */
+  transaction<T>(fn: (repos: WorkspaceRepos & { audit: AuditRepository }) => Promise<T>): Promise<T>;
 }
+
+/** The settings of a workspace under the API's field names, for its audit record. */
+const settingsFields = (p: Partial<WorkspaceSettings>): Record<string, unknown> => ({
+  name: p.name,
+  slug: p.slug,
+  description: p.description,
+  default_text_model: p.defaultTextModel,
+  default_image_model: p.defaultImageModel,
+  default_provider_sort: p.defaultProviderSort,
+  disabled_server_tools: p.disabledServerTools,
+  io_logging_api_key_ids: p.ioLoggingApiKeyIds,
+  io_logging_sampling_rate: p.ioLoggingSamplingRate,
+  is_data_discount_logging_enabled: p.isDataDiscountLoggingEnabled,
+  is_observability_broadcast_enabled: p.isObservabilityBroadcastEnabled,
+  is_observability_io_logging_enabled: p.isObservabilityIoLoggingEnabled,
+  include_byok_in_budgets: p.includeByokInBudgets,
+});
 
 /** The id of a workspace's default guardrail, derived from the workspace id. */
 export const defaultGuardrailId = (workspaceId: string): string => derivedUuid('default-guardrail', workspaceId);
@@ -39,30 +58,36 @@ export class WorkspaceService {
   constructor(private readonly deps: WorkspaceServiceDeps) {}
 
   /** Creates the default workspace if the store has none (idempotent). */
-  async ensureDefault(): Promise<WorkspaceRecord> {
+  async ensureDefault(ctx: WriteContext): Promise<WorkspaceRecord> {
     const existing = await this.deps.workspaces.findDefault();
     if (existing !== null) return existing;
-    return this.deps.workspaces.insert({
-      ...this.defaults({ name: 'Default', slug: DEFAULT_WORKSPACE_SLUG }),
-      id: newUuid(),
-      isDefault: true,
-      createdBy: null,
-      createdAt: this.now(),
-      updatedAt: null,
+    return this.audited(ctx, async (repos) => {
+      const created = await repos.workspaces.insert({
+        ...this.defaults({ name: 'Default', slug: DEFAULT_WORKSPACE_SLUG }),
+        id: newUuid(),
+        isDefault: true,
+        createdBy: null,
+        createdAt: this.now(),
+        updatedAt: null,
+      });
+      return { result: created, entry: this.entry('workspace.create', created.id, settingsFields(created)) };
     });
   }
 
-  async create(input: NewWorkspaceInput, createdBy: string): Promise<WorkspaceRecord> {
+  async create(input: NewWorkspaceInput, createdBy: string, ctx: WriteContext): Promise<WorkspaceRecord> {
     if ((await this.deps.workspaces.findByIdOrSlug(input.slug)) !== null) {
       throw errors.conflict(`A workspace with slug ${input.slug} already exists`, { field: 'slug' });
     }
-    return this.deps.workspaces.insert({
-      ...this.defaults(input),
-      id: newUuid(),
-      isDefault: false,
-      createdBy,
-      createdAt: this.now(),
-      updatedAt: null,
+    return this.audited(ctx, async (repos) => {
+      const created = await repos.workspaces.insert({
+        ...this.defaults(input),
+        id: newUuid(),
+        isDefault: false,
+        createdBy,
+        createdAt: this.now(),
+        updatedAt: null,
+      });
+      return { result: created, entry: this.entry('workspace.create', created.id, settingsFields(created)) };
     });
   }
 
@@ -76,7 +101,7 @@ export class WorkspaceService {
     return this.deps.workspaces.list(page);
   }
 
-  async update(ref: string, patch: WorkspacePatch): Promise<WorkspaceRecord> {
+  async update(ref: string, patch: WorkspacePatch, ctx: WriteContext): Promise<WorkspaceRecord> {
     const workspace = await this.get(ref);
     if (workspace.isDefault && patch.slug !== undefined && patch.slug !== DEFAULT_WORKSPACE_SLUG) {
       throw errors.invalidRequest('slug: the default workspace keeps the slug "default"', { field: 'slug' });
@@ -86,21 +111,24 @@ export class WorkspaceService {
         throw errors.conflict(`A workspace with slug ${patch.slug} already exists`, { field: 'slug' });
       }
     }
-    const updated = await this.deps.workspaces.update(workspace.id, patch, this.now());
-    if (updated === null) throw errors.notFound(`Workspace ${ref} not found`);
-    return updated;
+    return this.audited(ctx, async (repos) => {
+      const updated = await repos.workspaces.update(workspace.id, patch, this.now());
+      if (updated === null) throw errors.notFound(`Workspace ${ref} not found`);
+      return { result: updated, entry: this.entry('workspace.update', workspace.id, settingsFields(patch)) };
+    });
   }
 
   /** Deletes a workspace with its memberships and inactive keys; refused while keys are active. */
-  async delete(ref: string): Promise<void> {
+  async delete(ref: string, ctx: WriteContext): Promise<void> {
     const workspace = await this.get(ref);
     if (workspace.isDefault) throw errors.invalidRequest('The default workspace cannot be deleted');
-    await this.deps.transaction(async (repos) => {
+    await this.audited(ctx, async (repos) => {
       if ((await repos.keys.countActiveInWorkspace(workspace.id, this.now())) > 0) {
         throw errors.conflict('This workspace still has active API keys; disable or delete them first');
       }
       await repos.keys.deleteInWorkspace(workspace.id);
       await repos.workspaces.delete(workspace.id);
+      return { result: undefined, entry: this.entry('workspace.delete', workspace.id, { slug: workspace.slug }) };
     });
   }
 
@@ -121,7 +149,7 @@ export class WorkspaceService {
     };
   }
 
-  async addMembers(ref: string, userIds: string[]): Promise<WorkspaceMemberRecord[]> {
+  async addMembers(ref: string, userIds: string[], ctx: WriteContext): Promise<WorkspaceMemberRecord[]> {
     const workspace = await this.get(ref);
     if (workspace.isDefault) {
       throw errors.invalidRequest('Every member belongs to the default workspace already');
@@ -136,39 +164,55 @@ export class WorkspaceService {
       });
     }
     const now = this.now();
-    return this.deps.workspaces.upsertMembers(
-      members.flatMap((m) =>
-        m === null
-          ? []
-          : [
-              {
-                id: membershipId(workspace.id, m.id),
-                workspaceId: workspace.id,
-                userId: m.id,
-                role: m.role === 'org:admin' ? 'admin' : 'member',
-                createdAt: now,
-              },
-            ],
-      ),
+    const rows: WorkspaceMemberRecord[] = members.flatMap((m) =>
+      m === null
+        ? []
+        : [
+            {
+              id: membershipId(workspace.id, m.id),
+              workspaceId: workspace.id,
+              userId: m.id,
+              role: m.role === 'org:admin' ? 'admin' : 'member',
+              createdAt: now,
+            },
+          ],
     );
+    return this.audited(ctx, async (repos) => ({
+      result: await repos.workspaces.upsertMembers(rows),
+      entry: this.entry('workspace.members.add', workspace.id, { user_ids: unique }),
+    }));
   }
 
   /** All or nothing: if any listed member holds an active API key here, nobody is removed (409). */
-  async removeMembers(ref: string, userIds: string[]): Promise<number> {
+  async removeMembers(ref: string, userIds: string[], ctx: WriteContext): Promise<number> {
     const workspace = await this.get(ref);
     if (workspace.isDefault) {
       throw errors.invalidRequest('Members cannot be removed from the default workspace');
     }
     const unique = [...new Set(userIds)];
-    return this.deps.transaction(async (repos) => {
+    return this.audited(ctx, async (repos) => {
       const blocking = await repos.keys.activeHolders(workspace.id, unique, this.now());
       if (blocking.length > 0) {
         throw errors.conflict('Some members still hold active API keys in this workspace; nothing was removed', {
           user_ids: blocking.sort(),
         });
       }
-      return repos.workspaces.removeMembers(workspace.id, unique);
+      return {
+        result: await repos.workspaces.removeMembers(workspace.id, unique),
+        entry: this.entry('workspace.members.remove', workspace.id, { user_ids: unique }),
+      };
     });
+  }
+
+  private audited<T>(
+    ctx: WriteContext,
+    write: (repos: WorkspaceRepos & { audit: AuditRepository }) => Promise<{ result: T; entry: AuditEntry }>,
+  ): Promise<T> {
+    return auditedWrite(this.deps, ctx, write);
+  }
+
+  private entry(action: string, workspaceId: string, changes: AuditEntry['changes']): AuditEntry {
+    return { action, targetType: 'workspace', targetId: workspaceId, changes };
   }
 
   private defaults(input: NewWorkspaceInput): WorkspaceSettings {

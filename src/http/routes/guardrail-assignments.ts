@@ -10,6 +10,7 @@ import {
 } from '../schemas/guardrails.js';
 import { presentKeyAssignment, presentMemberAssignment } from '../presenters/guardrails.js';
 import type { App } from '../types.js';
+import { writeContext } from '../audit-actor.js';
 
 const tags = ['Guardrails'];
 const Assigned = Type.Object({ assigned_count: Type.Integer() });
@@ -73,6 +74,7 @@ export function guardrailAssignmentRoutes(app: App, services: Services): void {
         request.params.id,
         request.body.key_hashes,
         request.principal.creatorUserId,
+        writeContext(request),
       ),
     }),
   });
@@ -86,7 +88,11 @@ export function guardrailAssignmentRoutes(app: App, services: Services): void {
       response: { 200: Unassigned, ...errorResponses(400, 401, 403, 404, 500) },
     },
     handler: async (request) => ({
-      unassigned_count: await guardrails.unassignKeys(request.params.id, request.body.key_hashes),
+      unassigned_count: await guardrails.unassignKeys(
+        request.params.id,
+        request.body.key_hashes,
+        writeContext(request),
+      ),
     }),
   });
 
@@ -118,6 +124,7 @@ export function guardrailAssignmentRoutes(app: App, services: Services): void {
         request.params.id,
         request.body.member_user_ids,
         request.principal.creatorUserId,
+        writeContext(request),
       ),
     }),
   });
@@ -131,7 +138,11 @@ export function guardrailAssignmentRoutes(app: App, services: Services): void {
       response: { 200: Unassigned, ...errorResponses(400, 401, 403, 404, 500) },
     },
     handler: async (request) => ({
-      unassigned_count: await guardrails.unassignMembers(request.params.id, request.body.member_user_ids),
+      unassigned_count: await guardrails.unassignMembers(
+        request.params.id,
+        request.body.member_user_ids,
+        writeContext(request),
+      ),
     }),
   });
 }

@@ -13,6 +13,7 @@ import {
 import { guardrailInputFrom, presentGuardrail } from '../presenters/guardrails.js';
 import type { App } from '../types.js';
 import { guardrailAssignmentRoutes } from './guardrail-assignments.js';
+import { writeContext } from '../audit-actor.js';
 
 const tags = ['Guardrails'];
 
@@ -44,7 +45,11 @@ export function guardrailRoutes(app: App, services: Services): void {
     },
     handler: async (request, reply) => {
       const input = guardrailInputFrom(request.body, vendorNames);
-      const created = await guardrails.create({ ...input, name: request.body.name }, request.body.workspace_id);
+      const created = await guardrails.create(
+        { ...input, name: request.body.name },
+        request.body.workspace_id,
+        writeContext(request),
+      );
       reply.code(201);
       return { data: presentGuardrail(created) };
     },
@@ -69,7 +74,13 @@ export function guardrailRoutes(app: App, services: Services): void {
       response: { 200: GuardrailEnvelope, ...errorResponses(400, 401, 403, 404, 500) },
     },
     handler: async (request) => ({
-      data: presentGuardrail(await guardrails.update(request.params.id, guardrailInputFrom(request.body, vendorNames))),
+      data: presentGuardrail(
+        await guardrails.update(
+          request.params.id,
+          guardrailInputFrom(request.body, vendorNames),
+          writeContext(request),
+        ),
+      ),
     }),
   });
 
@@ -81,7 +92,7 @@ export function guardrailRoutes(app: App, services: Services): void {
       response: { 200: Deleted, ...errorResponses(401, 403, 404, 500) },
     },
     handler: async (request) => {
-      await guardrails.delete(request.params.id);
+      await guardrails.delete(request.params.id, writeContext(request));
       return { deleted: true as const };
     },
   });

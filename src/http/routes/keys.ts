@@ -15,6 +15,7 @@ import type { App } from '../types.js';
 import type { KeyRecord } from '../../domain/keys/types.js';
 import { ZERO_USAGE } from '../../domain/keys/usage.js';
 import { Type } from '@sinclair/typebox';
+import { writeContext } from '../audit-actor.js';
 
 const tags = ['API keys'];
 
@@ -69,6 +70,7 @@ export function keyManagementRoutes(app: App, services: Services): void {
             body.external === undefined ? undefined : { user: body.external.user, apiKey: body.external.api_key },
         },
         request.principal.creatorUserId,
+        writeContext(request),
       );
       reply.code(201);
       return { data: await one(issued.record), key: issued.token };
@@ -95,13 +97,17 @@ export function keyManagementRoutes(app: App, services: Services): void {
     },
     handler: async (request) => {
       const b = request.body;
-      const updated = await services.keys.update(request.params.hash, {
-        name: b.name,
-        disabled: b.disabled,
-        limit: b.limit,
-        limitReset: b.limit_reset,
-        includeByokInLimit: b.include_byok_in_limit,
-      });
+      const updated = await services.keys.update(
+        request.params.hash,
+        {
+          name: b.name,
+          disabled: b.disabled,
+          limit: b.limit,
+          limitReset: b.limit_reset,
+          includeByokInLimit: b.include_byok_in_limit,
+        },
+        writeContext(request),
+      );
       return { data: await one(updated) };
     },
   });
@@ -114,7 +120,7 @@ export function keyManagementRoutes(app: App, services: Services): void {
       response: { 200: Deleted, ...errorResponses(401, 403, 404, 500) },
     },
     handler: async (request) => {
-      await services.keys.delete(request.params.hash);
+      await services.keys.delete(request.params.hash, writeContext(request));
       return { deleted: true as const };
     },
   });
@@ -128,7 +134,7 @@ export function keyManagementRoutes(app: App, services: Services): void {
       response: { 200: IssuedKeyEnvelope, ...errorResponses(401, 403, 404, 500) },
     },
     handler: async (request) => {
-      const issued = await services.keys.rotate(request.params.hash, 'api');
+      const issued = await services.keys.rotate(request.params.hash, 'api', writeContext(request));
       return { data: await one(issued.record), key: issued.token };
     },
   });

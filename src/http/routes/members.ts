@@ -4,6 +4,7 @@ import { PageQuery, errorResponses, pageOf } from '../schemas/common.js';
 import { CreateMemberBody, MemberObject } from '../schemas/members.js';
 import { presentMember } from '../presenters/workspaces.js';
 import type { App } from '../types.js';
+import { writeContext } from '../audit-actor.js';
 
 const tags = ['Organization'];
 
@@ -34,12 +35,15 @@ export function memberRoutes(app: App, services: Services): void {
     },
     handler: async (request, reply) => {
       const b = request.body;
-      const member = await services.members.add({
-        email: b.email,
-        firstName: b.first_name,
-        lastName: b.last_name,
-        role: b.role,
-      });
+      const member = await services.members.add(
+        {
+          email: b.email,
+          firstName: b.first_name,
+          lastName: b.last_name,
+          role: b.role,
+        },
+        writeContext(request),
+      );
       reply.code(201);
       return { data: presentMember(member) };
     },

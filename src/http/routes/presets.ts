@@ -16,6 +16,7 @@ import { presentPreset, presentPresetVersion, presentResolvedPreset } from '../p
 import type { App } from '../types.js';
 import { decodeResponsesRequest } from '../codecs/responses/request.js';
 import { ResponsesRequestSchema } from '../codecs/responses/schema.js';
+import { writeContext } from '../audit-actor.js';
 
 const tags = ['Presets'];
 
@@ -99,6 +100,7 @@ export function presetWriteRoutes(app: App, presets: PresetService): void {
         slug: request.params.slug,
         body: request.body,
         creatorUserId: request.principal.creatorUserId,
+        ctx: writeContext(request),
       });
       return { data: presentResolvedPreset(saved) };
     },
@@ -139,12 +141,12 @@ export function presetWriteRoutes(app: App, presets: PresetService): void {
     handler: async (request) => {
       const workspaceId = await presets.workspaceFor(request.principal, request.query.workspace_id);
       const { name, description, status, designated_version: designatedVersion } = request.body;
-      const updated = await presets.update(workspaceId, request.params.slug, {
-        name,
-        description,
-        status,
-        designatedVersion,
-      });
+      const updated = await presets.update(
+        workspaceId,
+        request.params.slug,
+        { name, description, status, designatedVersion },
+        writeContext(request),
+      );
       return { data: presentResolvedPreset(updated) };
     },
   });

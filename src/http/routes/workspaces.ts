@@ -12,6 +12,7 @@ import {
 } from '../schemas/workspaces.js';
 import { presentWorkspace, presentWorkspaceMember, workspacePatchFrom } from '../presenters/workspaces.js';
 import type { App } from '../types.js';
+import { writeContext } from '../audit-actor.js';
 
 const tags = ['Workspaces'];
 const WorkspaceEnvelope = Type.Object({ data: Type.Ref(WorkspaceObject) });
@@ -48,6 +49,7 @@ export function workspaceRoutes(app: App, services: Services): void {
       const created = await ws.create(
         { ...patch, name: request.body.name, slug: request.body.slug },
         request.principal.creatorUserId,
+        writeContext(request),
       );
       reply.code(201);
       return { data: presentWorkspace(created) };
@@ -73,7 +75,9 @@ export function workspaceRoutes(app: App, services: Services): void {
       response: { 200: WorkspaceEnvelope, ...errorResponses(400, 401, 403, 404, 409, 500) },
     },
     handler: async (request) => ({
-      data: presentWorkspace(await ws.update(request.params.id, workspacePatchFrom(request.body))),
+      data: presentWorkspace(
+        await ws.update(request.params.id, workspacePatchFrom(request.body), writeContext(request)),
+      ),
     }),
   });
 
@@ -86,7 +90,7 @@ export function workspaceRoutes(app: App, services: Services): void {
       response: { 200: Deleted, ...errorResponses(400, 401, 403, 404, 409, 500) },
     },
     handler: async (request) => {
-      await ws.delete(request.params.id);
+      await ws.delete(request.params.id, writeContext(request));
       return { deleted: true as const };
     },
   });
@@ -120,7 +124,7 @@ export function workspaceRoutes(app: App, services: Services): void {
       },
     },
     handler: async (request) => {
-      const rows = await ws.addMembers(request.params.id, request.body.user_ids);
+      const rows = await ws.addMembers(request.params.id, request.body.user_ids, writeContext(request));
       return { added_count: rows.length, data: rows.map(presentWorkspaceMember) };
     },
   });
@@ -137,6 +141,8 @@ export function workspaceRoutes(app: App, services: Services): void {
         ...errorResponses(400, 401, 403, 404, 409, 500),
       },
     },
-    handler: async (request) => ({ removed_count: await ws.removeMembers(request.params.id, request.body.user_ids) }),
+    handler: async (request) => ({
+      removed_count: await ws.removeMembers(request.params.id, request.body.user_ids, writeContext(request)),
+    }),
   });
 }

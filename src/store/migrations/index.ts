@@ -5,6 +5,7 @@ import * as m003 from './003-guardrails.js';
 import * as m004 from './004-spend-accounts.js';
 import * as m005 from './005-presets.js';
 import * as m006 from './006-budget-leases.js';
+import * as m007 from './007-audit-log.js';
 import * as m008 from './008-console.js';
 import * as m009 from './009-rate-limits.js';
 
@@ -19,6 +20,7 @@ const migrations: Record<string, Migration> = {
   '004-spend-accounts': m004,
   '005-presets': m005,
   '006-budget-leases': m006,
+  '007-audit-log': m007,
   '008-console': m008,
   '009-rate-limits': m009,
 };
