@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import { Nullable } from './common.js';
+import { Nullable } from '../../canonical/schema-helpers.js';
 
 export const AuditRecordObject = Type.Object(
   {
