@@ -17,6 +17,9 @@ const WRITE_METHODS = new Set(['post', 'put', 'patch', 'delete']);
 const NOT_WRITES = new Set([
   'POST /chat/completions',
   'POST /completions',
+  'POST /messages',
+  // Counts the tokens of a Messages body; no model call, nothing stored.
+  'POST /messages/count_tokens',
   // Content-filter dry runs and pattern checks: they read a guardrail and store nothing.
   'POST /guardrails/{id}/scan',
   'POST /guardrails/scan',
@@ -28,7 +31,12 @@ const NOT_WRITES = new Set([
  * console sign-in and sign-out write a session row; recording them in the session's
  * transaction is the next step (src/domain/console/sessions.ts with `auditedWrite`).
  */
-const NOT_YET_AUDITED = new Set(['POST /console/session', 'DELETE /console/session']);
+const NOT_YET_AUDITED = new Set([
+  'POST /console/session',
+  'DELETE /console/session',
+  // Re-reads the catalog file into memory (nothing stored); an operator action worth recording too.
+  'POST /catalog/reload',
+]);
 
 interface AuditRow {
   id: string;

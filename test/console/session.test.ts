@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Browser } from 'playwright-core';
 import { dialects } from '../support/server.js';
+import { asCli } from '../../src/domain/audit/record.js';
 import { launchBrowser } from './browser.js';
 import { startConsole, type ConsoleHarness } from './harness.js';
 
@@ -56,7 +57,7 @@ describe('console: sign-in sessions', () => {
         await h.open('/keys', 'API keys');
         const managementHashes = (await h.gw.server.running.services.store.keys.listManagement()).map((k) => k.hash);
         assert.equal(managementHashes.length, 1);
-        await h.gw.server.running.services.keys.rotate(managementHashes[0] ?? '', 'management');
+        await h.gw.server.running.services.keys.rotate(managementHashes[0] ?? '', 'management', asCli);
         // The next request (a page still loading may already have made it) answers 401.
         await page.evaluate(`location.hash = '#/guardrails'`);
         await page.getByText('Your session has ended. Sign in again to continue.').waitFor();
