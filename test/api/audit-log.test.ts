@@ -18,6 +18,8 @@ const NOT_WRITES = new Set([
   'POST /chat/completions',
   'POST /completions',
   'POST /messages',
+  'POST /responses',
+  'POST /embeddings',
   // Counts the tokens of a Messages body; no model call, nothing stored.
   'POST /messages/count_tokens',
   // Content-filter dry runs and pattern checks: they read a guardrail and store nothing.
@@ -259,6 +261,14 @@ const SCENARIOS: Record<string, Scenario> = {
       method: 'POST',
       path: `/presets/${f.unique('p')}/chat/completions`,
       body: { model: 'demo/echo', messages: [{ role: 'system', content: 'Be brief.' }] },
+      action: 'preset.version.create',
+      targetType: 'preset',
+    }),
+  'POST /presets/{slug}/responses': (f) =>
+    Promise.resolve({
+      method: 'POST',
+      path: `/presets/${f.unique('pr')}/responses`,
+      body: { model: 'demo/echo', instructions: 'Be brief.' },
       action: 'preset.version.create',
       targetType: 'preset',
     }),

@@ -124,6 +124,7 @@ export function presetWriteRoutes(app: App, presets: PresetService): void {
         slug: request.params.slug,
         body,
         creatorUserId: request.principal.creatorUserId,
+        ctx: writeContext(request),
       });
       return { data: presentResolvedPreset(saved) };
     },
