@@ -1,3 +1,0 @@
-import { crashSuite } from './crash-ledger-suite.js';
-
-crashSuite('sqlite');
