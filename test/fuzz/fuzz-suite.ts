@@ -35,9 +35,15 @@ function describeRequest(req: FuzzRequest): string {
   return `${req.op.method} ${req.url.slice(0, 160)} [${req.kind}]${body}`;
 }
 
-function isEnvelope(text: string, status: number): boolean {
+/** The envelope, or on the Anthropic Messages paths Anthropic's error shape (what its SDK parses). */
+function isEnvelope(text: string, status: number, path: string): boolean {
   try {
-    const parsed = JSON.parse(text) as { error?: { code?: unknown; message?: unknown } };
+    const parsed = JSON.parse(text) as {
+      type?: unknown;
+      error?: { code?: unknown; type?: unknown; message?: unknown };
+    };
+    if (path.startsWith('/messages') && parsed.type === 'error')
+      return typeof parsed.error?.type === 'string' && typeof parsed.error.message === 'string';
     return parsed.error?.code === status && typeof parsed.error.message === 'string';
   } catch {
     return false;
@@ -152,7 +158,7 @@ export function fuzzSuite(dialect: TestDialect, skip: string | null = null): voi
             const label = describeRequest(req);
             if (res.status >= 500)
               findings.push({ what: 'server error', request: label, detail: `${res.status} ${text.slice(0, 200)}` });
-            if (res.status >= 400 && !isEnvelope(text, res.status)) {
+            if (res.status >= 400 && !isEnvelope(text, res.status, req.url)) {
               findings.push({
                 what: 'not the envelope',
                 request: label,
