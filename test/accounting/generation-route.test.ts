@@ -63,7 +63,10 @@ for (const dialect of dialects()) {
     const keys: { hash: string; token: string }[] = [];
 
     before(async () => {
-      server = await startTestServer({ dialect });
+      // The ledger is written only when a test asks (meter.flush): with the default 250 ms tick, a
+      // loaded machine could write the queue before /metrics is scraped, and the queue depth that
+      // test reads would be gone.
+      server = await startTestServer({ dialect, env: { SWITCHYARD_LEDGER_FLUSH_MS: '60000' } });
       meter = server.running.services.meter;
       for (const name of ['one', 'two']) {
         const created = await call<{ data: { hash: string }; key: string }>(server, 'POST', '/keys', {

@@ -16,7 +16,9 @@ export function endpointFor(
     baseUrl,
     apiKey: API_KEY,
     headers: { 'x-extra-header': 'yes' },
-    timeouts: { connectMs: 1000, firstByteMs: 2000, idleMs: 2000 },
+    // Generous: a loaded CI machine must not turn an ordinary answer into a timeout. Tests of the
+    // timeouts themselves set short ones.
+    timeouts: { connectMs: 5000, firstByteMs: 10_000, idleMs: 10_000 },
     ...overrides,
   };
 }
