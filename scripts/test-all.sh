@@ -146,3 +146,14 @@ else
   bash deploy/smoke.sh
 fi
 phase_done "deployment smoke"
+
+# --- the container image: built with buildah, the README's first call made inside it (docs/testing.md) ---
+phase "container image"
+if [ "${SWITCHYARD_SKIP_IMAGE_SMOKE:-}" = "1" ]; then
+  echo "skipped (SWITCHYARD_SKIP_IMAGE_SMOKE=1)"
+elif ! is_root; then
+  echo "skipped (buildah with vfs storage and chroot isolation needs root)"
+else
+  bash scripts/image/smoke.sh
+fi
+phase_done "container image"
