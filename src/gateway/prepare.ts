@@ -93,7 +93,12 @@ export async function prepareCall<K extends CallKind>(
 ): Promise<PreparedCall<K>> {
   const { kind, key } = input;
   const strategy: KindStrategy<K> = STRATEGIES[kind];
-  const applied = await (deps.presets ?? noPresets).apply({ kind, key, body: input.body });
+  const applied = await (deps.presets ?? noPresets).apply({
+    kind,
+    key,
+    body: input.body,
+    merge: strategy.mergePreset?.bind(strategy),
+  });
   let body = applied.body;
   strategy.check(body);
   const prefs = validateProviderPreferences(body.provider ?? undefined);

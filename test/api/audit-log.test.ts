@@ -272,6 +272,14 @@ const SCENARIOS: Record<string, Scenario> = {
       action: 'preset.version.create',
       targetType: 'preset',
     }),
+  'POST /presets/{slug}/messages': (f) =>
+    Promise.resolve({
+      method: 'POST',
+      path: `/presets/${f.unique('pm')}/messages`,
+      body: { model: 'demo/echo', system: 'Be brief.' },
+      action: 'preset.version.create',
+      targetType: 'preset',
+    }),
   'PATCH /presets/{slug}': async (f) => {
     const preset = await newPreset(f);
     return {

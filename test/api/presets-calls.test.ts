@@ -148,7 +148,7 @@ for (const dialect of dialects()) {
         body: { model: '@preset/writer', prompt: 'x' },
       });
       assert.equal(legacy.status, 400);
-      assert.match(legacy.body.error?.message ?? '', /chat completions only/);
+      assert.match(legacy.body.error?.message ?? '', /Presets apply to chat completions, responses and messages/);
       const bad = await chat({ model: '@preset/a b' });
       assert.deepEqual([bad.status, bad.body.error?.metadata?.field], [400, 'model']);
       const contradicting = await chat({ model: '@preset/writer', preset: 'old' });

@@ -13,10 +13,12 @@ export {
   CachedPresetResolver,
   noPresets,
   type AppliedPreset,
+  type PresetApplication,
   type PresetResolver,
   type PresetTarget,
 } from './resolver.js';
 export { isPresetSlug, presetReference } from './reference.js';
+export { mergePreset, unionTools } from './merge.js';
 export { PRESET_FIELDS, PresetConfigSchema, PresetCreateBodySchema } from './config-schema.js';
 export type * from './types.js';
 

@@ -21,20 +21,27 @@ function toolIdentity(tool: unknown): string {
   return `type:${type}`;
 }
 
-/** Preset tools in their order, each replaced by the request's tool of the same identity; request-only tools after them. */
-export function unionTools(presetTools: readonly unknown[], requestTools: readonly unknown[]): unknown[] {
+/**
+ * Preset tools in their order, each replaced by the request's tool of the same identity;
+ * request-only tools after them. `identity` defaults to the chat tools' one.
+ */
+export function unionTools(
+  presetTools: readonly unknown[],
+  requestTools: readonly unknown[],
+  identity: (tool: unknown) => string = toolIdentity,
+): unknown[] {
   const fromRequest = new Map<string, unknown>();
-  for (const tool of requestTools) fromRequest.set(toolIdentity(tool), tool);
+  for (const tool of requestTools) fromRequest.set(identity(tool), tool);
   const out: unknown[] = [];
   const used = new Set<string>();
   for (const tool of presetTools) {
-    const id = toolIdentity(tool);
+    const id = identity(tool);
     if (used.has(id)) continue;
     used.add(id);
     out.push(fromRequest.has(id) ? fromRequest.get(id) : tool);
   }
   for (const tool of requestTools) {
-    const id = toolIdentity(tool);
+    const id = identity(tool);
     if (!used.has(id)) {
       used.add(id);
       out.push(tool);

@@ -2,8 +2,8 @@ import type { CallKind } from '../../canonical/index.js';
 import { errors } from '../../errors/index.js';
 import type { KeyRecord } from '../keys/types.js';
 import type { PresetCache } from './cache.js';
-import { mergePreset } from './merge.js';
 import { presetReference } from './reference.js';
+import type { PresetVersionRecord } from './types.js';
 
 /** The preset version a call used, for its generation record. */
 export interface AppliedPreset {
@@ -19,11 +19,19 @@ export interface AppliedPreset {
  * (4xx) for an unknown or archived preset. A call without a preset reference comes back unchanged.
  */
 export interface PresetResolver {
-  apply<B extends PresetTarget>(input: {
-    kind: CallKind;
-    key: KeyRecord;
-    body: B;
-  }): Promise<{ body: B; preset: AppliedPreset | null }>;
+  apply<B extends PresetTarget>(input: PresetApplication<B>): Promise<{ body: B; preset: AppliedPreset | null }>;
+}
+
+/** A model call a preset may apply to. */
+export interface PresetApplication<B extends PresetTarget> {
+  kind: CallKind;
+  key: KeyRecord;
+  body: B;
+  /**
+   * How this kind folds a preset version into its body (the body without its preset reference);
+   * absent when the kind takes no preset, and a reference is then a 400.
+   */
+  merge: ((body: B, version: PresetVersionRecord) => B) | undefined;
 }
 
 /** The fields of a model-call body a preset reference can sit in; the rest is merged as is. */
@@ -36,28 +44,23 @@ export const noPresets: PresetResolver = {
 
 /**
  * Applies a referenced preset to a model call: the designated version of the key's workspace's
- * preset fills what the body leaves out, and its system prompt is prepended. Presets are
- * resolved through the cache, never the database on every call. Only chat calls take a preset
- * (a preset is a chat configuration: system prompt, tools, response format); referencing one
- * from another kind is a 400.
+ * preset fills what the body leaves out, and its system prompt comes first, as the call's kind
+ * merges it. Presets are resolved through the cache, never the database on every call. A preset
+ * is a chat configuration (system prompt, sampling, tools): chat (and the Responses API, which is
+ * decoded to a chat) and Anthropic Messages take one; referencing one from another kind is a 400.
  */
 export class CachedPresetResolver implements PresetResolver {
   constructor(private readonly cache: PresetCache) {}
 
-  async apply<B extends PresetTarget>(input: {
-    kind: CallKind;
-    key: KeyRecord;
-    body: B;
-  }): Promise<{ body: B; preset: AppliedPreset | null }> {
-    const { kind, key, body } = input;
+  async apply<B extends PresetTarget>(input: PresetApplication<B>): Promise<{ body: B; preset: AppliedPreset | null }> {
+    const { kind, key, body, merge } = input;
     const ref = presetReference(body);
     if (ref === null) return { body, preset: null };
     const field = body.preset !== undefined ? 'preset' : 'model';
-    if (kind !== 'chat') {
-      throw errors.invalidRequest(
-        'Presets apply to chat completions only; send this request to POST /chat/completions',
-        { field },
-      );
+    if (merge === undefined) {
+      throw errors.invalidRequest(`Presets apply to chat completions, responses and messages, not to ${kind} calls`, {
+        field,
+      });
     }
     const resolved = await this.cache.get(key.workspaceId, ref.slug);
     if (resolved === null || resolved.version === null) {
@@ -75,7 +78,7 @@ export class CachedPresetResolver implements PresetResolver {
     delete stripped.preset;
     if (ref.model === undefined) delete stripped.model;
     else stripped.model = ref.model;
-    const merged = mergePreset(stripped, version) as B;
+    const merged = merge(stripped as B, version);
     return { body: merged, preset: { id: preset.id, slug: preset.slug, version: version.version } };
   }
 }

@@ -1,4 +1,5 @@
 import { checkMessages, toCanonicalChatRequest, type ChatRequestBody } from '../../canonical/index.js';
+import { mergePreset } from '../../domain/presets/index.js';
 import type { TextSegment } from '../../filters/index.js';
 import type { BodyTexts, KindStrategy } from './strategy.js';
 
@@ -72,6 +73,7 @@ function rewrite(
 /** `POST /chat/completions` and every surface decoded to a chat. */
 export const chatStrategy: KindStrategy<'chat'> = {
   kind: 'chat',
+  mergePreset: (body, version) => mergePreset(body, version),
   check: (body) => checkMessages(body.messages),
   texts: chatTexts,
   maxOutputTokens: (body) => body.max_completion_tokens ?? body.max_tokens ?? null,

@@ -12,6 +12,7 @@ import type { NativeEvent } from '../../providers/anthropic/native.js';
 import { finishReason } from '../../providers/anthropic/response.js';
 import { isRecord, str, type JsonRecord } from '../../providers/json.js';
 import type { CallContext, ProviderAdapter, ProviderEndpointConfig } from '../../providers/index.js';
+import { mergePresetIntoMessages } from './messages-preset.js';
 import { messagesTexts } from './messages-texts.js';
 import type { KindStrategy } from './strategy.js';
 
@@ -101,6 +102,7 @@ async function* translatedChunks(
 
 export const messagesStrategy: KindStrategy<'messages'> = {
   kind: 'messages',
+  mergePreset: mergePresetIntoMessages,
   check: () => undefined,
   texts: messagesTexts,
   maxOutputTokens: (body) => body.max_tokens,

@@ -1,6 +1,7 @@
 import type { BodyOf, CallKind } from '../../canonical/index.js';
 import type { TextSegment } from '../../filters/index.js';
 import type { CallContext, ProviderAdapter, ProviderEndpointConfig } from '../../providers/index.js';
+import type { PresetVersionRecord } from '../../domain/presets/index.js';
 import type { KindTypes } from '../call.js';
 
 export type { BodyOf };
@@ -18,6 +19,11 @@ export interface BodyTexts<B> {
  */
 export interface KindStrategy<K extends CallKind> {
   readonly kind: K;
+  /**
+   * Folds a preset version into a body that no longer names the preset: the preset fills what the
+   * body leaves out, its system prompt comes first. Absent: the kind takes no preset.
+   */
+  mergePreset?(body: BodyOf<K>, version: PresetVersionRecord): BodyOf<K>;
   /** Rules the body schema cannot say (a 400 naming the field). */
   check(body: BodyOf<K>): void;
   /** Every text the call sends: screened by content filters, counted for estimates. */

@@ -5,6 +5,7 @@ import {
   PresetEnvelope,
   PresetList,
   PresetListQuery,
+  PresetMessagesBody,
   PresetParams,
   PresetVersionEnvelope,
   PresetVersionList,
@@ -17,6 +18,7 @@ import type { App } from '../types.js';
 import { decodeResponsesRequest } from '../codecs/responses/request.js';
 import { ResponsesRequestSchema } from '../codecs/responses/schema.js';
 import { writeContext } from '../audit-actor.js';
+import { decodeMessagesRequest } from '../../providers/anthropic/inbound/decode.js';
 
 const tags = ['Presets'];
 
@@ -123,6 +125,37 @@ export function presetWriteRoutes(app: App, presets: PresetService): void {
         workspaceId,
         slug: request.params.slug,
         body,
+        creatorUserId: request.principal.creatorUserId,
+        ctx: writeContext(request),
+      });
+      return { data: presentResolvedPreset(saved) };
+    },
+  });
+
+  app.post('/presets/:slug/messages', {
+    schema: {
+      tags,
+      operationId: 'createPresetsMessages',
+      params: PresetParams,
+      querystring: PresetWorkspaceQuery,
+      body: PresetMessagesBody,
+      response: { 200: PresetEnvelope, ...errorResponses(400, 401, 403, 404, 409, 500) },
+    },
+    handler: async (request) => {
+      const workspaceId = await presets.workspaceFor(request.principal, request.query.workspace_id);
+      // The Messages body as the chat body it means: `system` becomes the system prompt,
+      // `stop_sequences` the stop list, tools and thinking their chat forms.
+      const { messages = [], max_tokens, ...rest } = request.body;
+      const decoded: Record<string, unknown> = { ...decodeMessagesRequest({ ...rest, messages, max_tokens: 1 }) };
+      if (max_tokens === undefined) delete decoded.max_tokens;
+      else decoded.max_tokens = max_tokens;
+      // Switchyard's routing fields are not Anthropic's: the decoder leaves them, the preset keeps them.
+      if (rest.models !== undefined) decoded.models = rest.models;
+      if (rest.provider !== undefined) decoded.provider = rest.provider;
+      const saved = await presets.saveVersion({
+        workspaceId,
+        slug: request.params.slug,
+        body: decoded,
         creatorUserId: request.principal.creatorUserId,
         ctx: writeContext(request),
       });

@@ -1,4 +1,5 @@
 import { Type, type TSchema } from '@sinclair/typebox';
+import { MessagesRequestSchema } from '../../canonical/index.js';
 import { Nullable } from '../../canonical/schema-helpers.js';
 import { PageQuery } from './common.js';
 
@@ -66,4 +67,17 @@ export const UpdatePresetBody = Type.Object(
     designated_version: Type.Optional(Type.Integer({ minimum: 1, maximum: 2_147_483_647 })),
   },
   { additionalProperties: false },
+);
+
+/**
+ * Body of `POST /presets/{slug}/messages`: an Anthropic Messages request whose `messages` and
+ * `max_tokens` may be left out (a preset needs neither).
+ */
+export const PresetMessagesBody = Type.Object(
+  {
+    ...MessagesRequestSchema.properties,
+    messages: Type.Optional(MessagesRequestSchema.properties.messages),
+    max_tokens: Type.Optional(MessagesRequestSchema.properties.max_tokens),
+  },
+  { additionalProperties: true },
 );
