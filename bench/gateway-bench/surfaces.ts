@@ -31,6 +31,14 @@ export function parseCells(list: string): Cell[] {
   return cells;
 }
 
+export const SURFACES: readonly Surface[] = ['chat', 'messages', 'native', 'responses'];
+
+/** `chat,messages,…`: the known surface names of a list, each once, in the list's order. */
+export function parseSurfaces(list: string): Surface[] {
+  const names = list.split(',').map((s) => s.trim());
+  return SURFACES.filter((s) => names.includes(s)).sort((a, b) => names.indexOf(a) - names.indexOf(b));
+}
+
 export function surfaceLabel(surface: Surface): string {
   switch (surface) {
     case 'chat':

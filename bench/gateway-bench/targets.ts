@@ -6,7 +6,7 @@ import { spawnChild, type BenchChild } from './child.js';
 import type { Endpoint } from './load.js';
 import { portkeyHeaders, startPortkey } from './portkey.js';
 import { startSwitchyard } from './switchyard-target.js';
-import { streamEndMarker, surfaceBody, type Surface } from './surfaces.js';
+import { streamEndMarker, SURFACES, surfaceBody, type Surface } from './surfaces.js';
 
 export type TargetName = 'direct' | 'bare' | 'switchyard' | 'portkey';
 export const ALL_TARGETS: readonly TargetName[] = ['direct', 'bare', 'switchyard', 'portkey'];
@@ -169,8 +169,7 @@ export async function startFleet(options: FleetOptions): Promise<Fleet> {
 
 /** On every surface it serves, one JSON and one streamed call must succeed and carry the answer before anything is timed. */
 async function checkTarget(target: Target): Promise<void> {
-  const surfaces: Surface[] = ['chat', 'messages', 'native', 'responses'];
-  for (const surface of surfaces) {
+  for (const surface of SURFACES) {
     const call = callFor(target, surface);
     if (call === undefined) continue;
     for (const stream of [false, true]) {
