@@ -6,6 +6,8 @@
  * `process.cpuUsage()`; the minimum over rounds is the least disturbed figure. `--bare` measures
  * the bare proxy the same way, for the ratio.
  *   node dist/bench/gateway-bench/inproc.js [--rounds 15] [--per-round 400] [--concurrency 10] > /dev/null
+ * `--surfaces chat,messages,native,responses` measures each API surface in turn (surfaces.ts;
+ * the bare proxy sends the chat call in place of the translated ones).
  * Add `--cpu-prof` to node for a profile of exactly this workload.
  */
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -21,8 +23,8 @@ import { startServer } from '../../src/server.js';
 import { startAllocationSampling } from './alloc-profile.js';
 import { createBareProxy } from './bare-proxy.js';
 import { spawnChild } from './child.js';
-import { requestBody } from './payloads.js';
 import { median } from './stats.js';
+import { parseSurfaces, surfaceBody, surfaceLabel, type Surface } from './surfaces.js';
 import { catalog, configurePolicy, plainKey } from './switchyard-target.js';
 
 const { values } = parseArgs({
@@ -32,6 +34,7 @@ const { values } = parseArgs({
     concurrency: { type: 'string', default: '10' },
     'log-level': { type: 'string', default: 'info' },
     modes: { type: 'string', default: 'json,stream' },
+    surfaces: { type: 'string', default: 'chat' },
     bare: { type: 'boolean', default: false },
     /** `full` (the benchmark's guardrail and key limit) or `none` (a plain key): the difference is the policy's cost. */
     policy: { type: 'string', default: 'full' },
@@ -101,31 +104,47 @@ try {
     connections: concurrency,
     pipelining: 1,
   });
-  const path = useBare ? '/v1/chat/completions' : '/api/v1/chat/completions';
-  const one = async (payload: string): Promise<void> => {
+  /** The path and body of a surface's call; the bare proxy forwards what needs no translation, else the chat call. */
+  const route = (surface: Surface, stream: boolean): { path: string; payload: string } => {
+    if (useBare) {
+      const sends: Surface = surface === 'native' ? 'native' : 'chat';
+      return {
+        path: sends === 'native' ? '/v1/messages' : '/v1/chat/completions',
+        payload: surfaceBody(sends, stream),
+      };
+    }
+    const path = { chat: '/chat/completions', messages: '/messages', native: '/messages', responses: '/responses' }[
+      surface
+    ];
+    return { path: `/api/v1${path}`, payload: surfaceBody(surface, stream) };
+  };
+  const one = async (path: string, payload: string): Promise<void> => {
     const res = await client.request({ method: 'POST', path, headers, body: payload });
     const text = await res.body.text();
     if (res.statusCode !== 200) throw new Error(`status ${res.statusCode}: ${text.slice(0, 200)}`);
   };
-  const batch = async (payload: string, n: number): Promise<void> => {
+  const batch = async (path: string, payload: string, n: number): Promise<void> => {
     let next = 0;
     const worker = async () => {
       while (next < n) {
         next++;
-        await one(payload);
+        await one(path, payload);
       }
     };
     await Promise.all(Array.from({ length: Math.min(concurrency, n) }, worker));
   };
-  for (const mode of (values.modes ?? '').split(',')) {
-    const payload = requestBody(mode === 'stream');
-    await batch(payload, perRound * 3);
+  const runs = parseSurfaces(values.surfaces ?? '').flatMap((surface) =>
+    (values.modes ?? '').split(',').map((mode) => ({ surface, mode })),
+  );
+  for (const { surface, mode } of runs) {
+    const { path, payload } = route(surface, mode === 'stream');
+    await batch(path, payload, perRound * 3);
     const costs: number[] = [];
     const threadsBefore = threadTicks();
     const stopSampling = process.env.BENCH_ALLOC === '1' ? await startAllocationSampling() : null;
     for (let r = 0; r < rounds; r++) {
       const before = process.cpuUsage();
-      await batch(payload, perRound);
+      await batch(path, payload, perRound);
       const used = process.cpuUsage(before);
       costs.push((used.user + used.system) / perRound);
     }
@@ -158,7 +177,7 @@ try {
         );
     }
     say(
-      `${useBare ? 'bare' : `switchyard (policy ${values.policy ?? 'full'})`} ${mode}: CPU per call min ${Math.min(...costs).toFixed(1)} µs, median ${median(costs).toFixed(1)} µs (${rounds} rounds × ${perRound} calls, concurrency ${concurrency})`,
+      `${useBare ? 'bare' : `switchyard (policy ${values.policy ?? 'full'})`} ${surfaceLabel(surface)} ${mode}: CPU per call min ${Math.min(...costs).toFixed(1)} µs, median ${median(costs).toFixed(1)} µs (${rounds} rounds × ${perRound} calls, concurrency ${concurrency})`,
     );
   }
   await client.close();

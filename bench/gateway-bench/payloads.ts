@@ -1,11 +1,16 @@
 /**
- * The bodies every target sees: one realistic chat request (system + user message, ~1 KB, no
- * PII so filters scan but redact nothing) and the fake upstream's answers: a ~1.5 KB chat
- * completion and a 20-event SSE stream whose last data event carries usage.
+ * The bodies every target sees: one realistic request per API surface carrying the same
+ * conversation (system + user message, ~1 KB, no PII so filters scan but redact nothing) and
+ * the fake upstream's answers: a ~1.5 KB chat completion and a 20-event SSE stream whose last
+ * data event carries usage (OpenAI format), or the same answer in Anthropic's Messages format.
  */
 export const BENCH_MODEL = 'bench/gpt-bench';
 export const BENCH_PROVIDER = 'bench-upstream';
 export const UPSTREAM_MODEL = 'gpt-bench-upstream';
+/** A model served by an Anthropic-format provider (the same fake upstream): Messages pass natively. */
+export const BENCH_ANTHROPIC_MODEL = 'bench/claude-bench';
+export const BENCH_ANTHROPIC_PROVIDER = 'bench-anthropic';
+export const ANTHROPIC_UPSTREAM_MODEL = 'claude-bench-upstream';
 
 const SYSTEM_PROMPT =
   'You are a helpful assistant for an internal engineering team. Answer concisely, prefer ' +
@@ -31,6 +36,37 @@ export function requestBody(stream: boolean, extra: Record<string, unknown> = {}
     max_tokens: 512,
     stream,
     ...extra,
+  });
+}
+
+/**
+ * The same conversation as Anthropic's SDKs send it to `POST /messages`: `system` as a text
+ * block marked for prompt caching, the user turn as content blocks, `max_tokens` required.
+ */
+export function messagesRequestBody(stream: boolean, model: string = BENCH_MODEL): string {
+  return JSON.stringify({
+    model,
+    max_tokens: 512,
+    system: [{ type: 'text', text: SYSTEM_PROMPT, cache_control: { type: 'ephemeral' } }],
+    messages: [{ role: 'user', content: [{ type: 'text', text: USER_PROMPT }] }],
+    temperature: 0.2,
+    stream,
+  });
+}
+
+/**
+ * The same conversation as OpenAI's SDKs send it to `POST /responses`: the system prompt as
+ * `instructions`, the user turn as a message item with `input_text`, nothing stored.
+ */
+export function responsesRequestBody(stream: boolean): string {
+  return JSON.stringify({
+    model: BENCH_MODEL,
+    instructions: SYSTEM_PROMPT,
+    input: [{ type: 'message', role: 'user', content: [{ type: 'input_text', text: USER_PROMPT }] }],
+    temperature: 0.2,
+    max_output_tokens: 512,
+    store: false,
+    stream,
   });
 }
 
@@ -102,5 +138,56 @@ export function sseEvents(): string[] {
     chunk({}, 'stop'),
     chunk({}, null, USAGE),
     'data: [DONE]\n\n',
+  ];
+}
+
+const ANTHROPIC_USAGE = { input_tokens: 187, cache_creation_input_tokens: 0, cache_read_input_tokens: 0 };
+
+/** The non-streaming answer in Anthropic's Messages format (the same text and token counts). */
+export function anthropicMessageJson(): string {
+  return JSON.stringify({
+    id: 'msg_bench00000000000000000001',
+    type: 'message',
+    role: 'assistant',
+    model: ANTHROPIC_UPSTREAM_MODEL,
+    content: [{ type: 'text', text: ANSWER_PIECES.join('') }],
+    stop_reason: 'end_turn',
+    stop_sequence: null,
+    usage: { ...ANTHROPIC_USAGE, output_tokens: USAGE.completion_tokens },
+  });
+}
+
+function anthropicEvent(type: string, data: Record<string, unknown>): string {
+  return `event: ${type}\ndata: ${JSON.stringify({ type, ...data })}\n\n`;
+}
+
+/**
+ * The streamed answer as Anthropic sends it: message_start, content_block_start, ping, 17 text
+ * deltas, content_block_stop, message_delta (stop reason, output tokens), message_stop.
+ */
+export function anthropicSseEvents(): string[] {
+  const message = {
+    id: 'msg_bench00000000000000000002',
+    type: 'message',
+    role: 'assistant',
+    model: ANTHROPIC_UPSTREAM_MODEL,
+    content: [],
+    stop_reason: null,
+    stop_sequence: null,
+    usage: { ...ANTHROPIC_USAGE, output_tokens: 1 },
+  };
+  return [
+    anthropicEvent('message_start', { message }),
+    anthropicEvent('content_block_start', { index: 0, content_block: { type: 'text', text: '' } }),
+    anthropicEvent('ping', {}),
+    ...ANSWER_PIECES.map((text) =>
+      anthropicEvent('content_block_delta', { index: 0, delta: { type: 'text_delta', text } }),
+    ),
+    anthropicEvent('content_block_stop', { index: 0 }),
+    anthropicEvent('message_delta', {
+      delta: { stop_reason: 'end_turn', stop_sequence: null },
+      usage: { output_tokens: USAGE.completion_tokens },
+    }),
+    anthropicEvent('message_stop', {}),
   ];
 }

@@ -1,12 +1,10 @@
 import type { CellResult } from './load.js';
 import type { ProbeResult } from './probe.js';
 import { median } from './stats.js';
+import { surfaceLabel, type Cell, type Surface } from './surfaces.js';
 import type { TargetName } from './targets.js';
 
-export interface Cell {
-  stream: boolean;
-  connections: number;
-}
+export type { Cell } from './surfaces.js';
 
 export interface CellRun {
   rep: number;
@@ -18,6 +16,7 @@ export interface CellRun {
 export interface ProbeRun {
   rep: number;
   target: TargetName;
+  surface: Surface;
   result: ProbeResult;
 }
 
@@ -35,8 +34,10 @@ const f = (v: number, digits: number): string => (Number.isFinite(v) ? v.toFixed
 const int = (v: number): string => (Number.isFinite(v) ? Math.round(v).toLocaleString('en-US') : '—');
 const signed = (v: number, digits: number): string =>
   Number.isFinite(v) ? `${v >= 0 ? '+' : ''}${v.toFixed(digits)}` : '—';
-const cellName = (c: Cell): string => `${c.stream ? 'stream' : 'JSON'} c=${c.connections}`;
-const same = (a: Cell, b: Cell): boolean => a.stream === b.stream && a.connections === b.connections;
+const cellName = (c: Cell): string =>
+  `${c.surface === 'chat' ? '' : `${surfaceLabel(c.surface)} `}${c.stream ? 'stream' : 'JSON'} c=${c.connections}`;
+const same = (a: Cell, b: Cell): boolean =>
+  a.surface === b.surface && a.stream === b.stream && a.connections === b.connections;
 
 /** Median over repetitions of target/bare ratio, each taken within one repetition. */
 function ratio(runs: readonly CellRun[], cell: Cell, target: TargetName): number {
@@ -74,50 +75,65 @@ function loadTable(r: RunReport): string[] {
   return lines;
 }
 
-function probeMedian(r: RunReport, target: TargetName, pick: (p: ProbeResult) => number): number {
-  return median(r.probeRuns.filter((p) => p.target === target).map((p) => pick(p.result)));
+function probeMedian(
+  r: RunReport,
+  target: TargetName,
+  pick: (p: ProbeResult) => number,
+  surface: Surface = 'chat',
+): number {
+  return median(r.probeRuns.filter((p) => p.target === target && p.surface === surface).map((p) => pick(p.result)));
 }
 
 function probeTable(r: RunReport): string[] {
   const lines = [
-    '| target | JSON p50 ms | Δ bare | JSON p99 ms | stream headers p50 ms | first chunk p50 ms | Δ bare | first chunk p99 ms | whole stream p50 ms | CPU µs per JSON + stream |',
-    '|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
+    '| target | surface | JSON p50 ms | Δ bare | JSON p99 ms | stream headers p50 ms | first chunk p50 ms | Δ bare | first chunk p99 ms | whole stream p50 ms | CPU µs per JSON + stream |',
+    '|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
   ];
-  const bareJson = probeMedian(r, 'bare', (p) => p.jsonP50Ms);
-  const bareFirst = probeMedian(r, 'bare', (p) => p.firstChunkP50Ms);
-  for (const target of r.targets) {
-    const m = (pick: (p: ProbeResult) => number) => probeMedian(r, target, pick);
-    if (r.probeRuns.every((p) => p.target !== target)) continue;
-    lines.push(
-      `| ${target} | ${f(
-        m((p) => p.jsonP50Ms),
-        3,
-      )} | ${signed(m((p) => p.jsonP50Ms) - bareJson, 3)} | ${f(
-        m((p) => p.jsonP99Ms),
-        3,
-      )} | ${f(
-        m((p) => p.headersP50Ms),
-        3,
-      )} | ${f(
-        m((p) => p.firstChunkP50Ms),
-        3,
-      )} | ${signed(m((p) => p.firstChunkP50Ms) - bareFirst, 3)} | ${f(
-        m((p) => p.firstChunkP99Ms),
-        3,
-      )} | ${f(
-        m((p) => p.streamP50Ms),
-        3,
-      )} | ${int(m((p) => p.cpuUsPerPair))} |`,
-    );
-  }
+  const surfaces = [...new Set(r.probeRuns.map((p) => p.surface))];
+  for (const surface of surfaces)
+    for (const target of r.targets) {
+      if (r.probeRuns.every((p) => p.target !== target || p.surface !== surface)) continue;
+      const m = (pick: (p: ProbeResult) => number) => probeMedian(r, target, pick, surface);
+      const bareJson = probeMedian(r, 'bare', (p) => p.jsonP50Ms, surface);
+      const bareFirst = probeMedian(r, 'bare', (p) => p.firstChunkP50Ms, surface);
+      lines.push(probeRow(target, surface, m, bareJson, bareFirst));
+    }
   return lines;
+}
+
+function probeRow(
+  target: TargetName,
+  surface: Surface,
+  m: (pick: (p: ProbeResult) => number) => number,
+  bareJson: number,
+  bareFirst: number,
+): string {
+  return `| ${target} | ${surfaceLabel(surface)} | ${f(
+    m((p) => p.jsonP50Ms),
+    3,
+  )} | ${signed(m((p) => p.jsonP50Ms) - bareJson, 3)} | ${f(
+    m((p) => p.jsonP99Ms),
+    3,
+  )} | ${f(
+    m((p) => p.headersP50Ms),
+    3,
+  )} | ${f(
+    m((p) => p.firstChunkP50Ms),
+    3,
+  )} | ${signed(m((p) => p.firstChunkP50Ms) - bareFirst, 3)} | ${f(
+    m((p) => p.firstChunkP99Ms),
+    3,
+  )} | ${f(
+    m((p) => p.streamP50Ms),
+    3,
+  )} | ${int(m((p) => p.cpuUsPerPair))} |`;
 }
 
 /** Issue #8's goals for Switchyard (full policy on) against the bare proxy of the same run. */
 function goals(r: RunReport): string[] {
   if (!r.targets.includes('switchyard') || !r.targets.includes('bare')) return [];
   const lines = ['| goal | measured | met |', '|---|---:|---|'];
-  for (const cell of r.cells) {
+  for (const cell of r.cells.filter((c) => c.surface === 'chat')) {
     const x = ratio(r.cellRuns, cell, 'switchyard');
     lines.push(`| throughput ${cellName(cell)} ≥ 0.70 × bare | ${f(x, 2)} | ${x >= 0.7 ? 'yes' : 'no'} |`);
   }
@@ -148,6 +164,12 @@ export function renderReport(r: RunReport): string {
     '## Under load (autocannon; medians over repetitions; × bare = median of per-repetition ratios)',
     '',
     ...loadTable(r),
+    ...(r.cells.some((c) => c.surface === 'messages' || c.surface === 'responses')
+      ? [
+          '',
+          'The proxies (direct, bare) cannot translate: in the translated messages and responses cells they make the chat call the translation sends upstream, next to the gateway in the same cell; in native messages cells they forward the same Messages call.',
+        ]
+      : []),
     '',
     '## Sequential probe (c=1, hrtime; Δ bare = difference of medians)',
     '',

@@ -6,15 +6,17 @@
  *   … --streams 512    512 concurrent paced streams (longest stall)
  *   … --cpu-prof DIR   Switchyard runs with --cpu-prof (summarise with profile-summary.js)
  *   … --node-args "--max-semi-space-size=8"   extra node flags for the Switchyard process
+ *   … --cells json10,stream10,messages-json10,native-stream10,responses-json10   cells: chat by
+ *       default; `messages-` (Anthropic Messages translated to the OpenAI-format upstream),
+ *       `native-` (Messages passed through to the Anthropic-format upstream), `responses-`
  * See docs/performance.md for how to read the table.
  */
 import { execFileSync } from 'node:child_process';
-import { availableParallelism } from 'node:os';
+import { availableParallelism, loadavg } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { runCell } from './load.js';
-import { requestBody } from './payloads.js';
 import { PORTKEY_VERSION } from './portkey.js';
 import { probe } from './probe.js';
 import { peakRssBytes, pinProcess } from './proc.js';
@@ -22,7 +24,8 @@ import { renderReport, type Cell, type CellRun, type ProbeRun } from './report.j
 import { writeResult } from './results.js';
 import { runSoak } from './soak.js';
 import { runStreams } from './streams.js';
-import { ALL_TARGETS, startFleet, type Pinning, type TargetName } from './targets.js';
+import { parseCells, surfaceBody, surfaceLabel, type Surface } from './surfaces.js';
+import { ALL_TARGETS, callFor, startFleet, type Pinning, type TargetName } from './targets.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
 /** Read before this process pins itself (afterwards it reports only its own cores). */
@@ -116,11 +119,10 @@ async function main(): Promise<void> {
   });
   const cellRuns: CellRun[] = [];
   const probeRuns: ProbeRun[] = [];
-  const cells: Cell[] = (values.cells ?? '')
-    .split(',')
-    .map((c) => /^(json|stream)(\d+)$/.exec(c.trim()))
-    .filter((m): m is RegExpExecArray => m !== null)
-    .map((m) => ({ stream: m[1] === 'stream', connections: Number(m[2]) }));
+  const cells: Cell[] = parseCells(values.cells ?? '');
+  // Other work on the machine shifts absolute figures; the report states how busy it was.
+  const loadBefore = loadavg();
+  const surfaces: Surface[] = [...new Set(cells.map((c) => c.surface))];
   try {
     for (let rep = 0; rep < reps; rep++) {
       // Rotate the order per repetition so drift does not always favour the same target.
@@ -129,9 +131,11 @@ async function main(): Promise<void> {
         .filter((t) => t !== undefined);
       for (const cell of cells) {
         for (const target of order) {
+          const call = callFor(target, cell.surface);
+          if (call === undefined) continue;
           const result = await runCell({
-            endpoint: target.endpoint,
-            body: requestBody(cell.stream),
+            endpoint: call.endpoint,
+            body: surfaceBody(call.sends, cell.stream),
             connections: cell.connections,
             warmupS,
             seconds,
@@ -139,23 +143,26 @@ async function main(): Promise<void> {
           });
           cellRuns.push({ rep, cell, target: target.name, result });
           log(
-            `rep ${rep + 1}/${reps} ${cell.stream ? 'stream' : 'json'} c=${cell.connections} ${target.name}: ${Math.round(result.rps)} rps, p50 ${result.p50Ms.toFixed(3)} ms, CPU ${Math.round(result.cpuUsPerRequest ?? Number.NaN)} µs/req`,
+            `rep ${rep + 1}/${reps} ${surfaceLabel(cell.surface)} ${cell.stream ? 'stream' : 'json'} c=${cell.connections} ${target.name}: ${Math.round(result.rps)} rps, p50 ${result.p50Ms.toFixed(3)} ms, CPU ${Math.round(result.cpuUsPerRequest ?? Number.NaN)} µs/req`,
           );
         }
       }
-      for (const target of probes > 0 ? order : []) {
-        const result = await probe({
-          endpoint: target.endpoint,
-          jsonBody: requestBody(false),
-          streamBody: requestBody(true),
-          count: probes,
-          pid: target.pid,
-        });
-        probeRuns.push({ rep, target: target.name, result });
-        log(
-          `rep ${rep + 1}/${reps} probe ${target.name}: JSON p50 ${result.jsonP50Ms.toFixed(3)} ms, first chunk p50 ${result.firstChunkP50Ms.toFixed(3)} ms, CPU ${Math.round(result.cpuUsPerPair)} µs per JSON + stream pair`,
-        );
-      }
+      for (const surface of probes > 0 ? surfaces : [])
+        for (const target of order) {
+          const call = callFor(target, surface);
+          if (call === undefined) continue;
+          const result = await probe({
+            endpoint: call.endpoint,
+            jsonBody: surfaceBody(call.sends, false),
+            streamBody: surfaceBody(call.sends, true),
+            count: probes,
+            pid: target.pid,
+          });
+          probeRuns.push({ rep, target: target.name, surface, result });
+          log(
+            `rep ${rep + 1}/${reps} probe ${surfaceLabel(surface)} ${target.name}: JSON p50 ${result.jsonP50Ms.toFixed(3)} ms, first chunk p50 ${result.firstChunkP50Ms.toFixed(3)} ms, CPU ${Math.round(result.cpuUsPerPair)} µs per JSON + stream pair`,
+          );
+        }
     }
     for (const t of fleet.targets) {
       const served = cellRuns.filter((c) => c.target === t.name).reduce((n, c) => n + c.result.requests, 0);
@@ -169,7 +176,10 @@ async function main(): Promise<void> {
         `Node ${process.version}, ${CORES} cores; ${pin.gateway === null ? 'no pinning' : `gateway pinned to core ${pin.gateway}, upstream + load generator to ${pin.upstream}`}`,
         `${reps} repetition(s), targets interleaved (order rotated per repetition); per cell ${warmupS} s warm-up + ${seconds} s measured; probe ${probes} sequential calls per kind`,
         `Switchyard ${commit()}${values['node-args'] ? ` (node ${values['node-args']})` : ''}: API key with limit, guardrail (allowed models/providers, limit_usd, 8 builtin filters, 10 custom patterns), metering, log level ${values['log-level'] ?? 'info'}; Portkey @portkey-ai/gateway ${PORTKEY_VERSION}`,
-        'Request ~0.9 KB chat body; answer ~1.5 KB JSON or 20 SSE data events + [DONE]; upstream has no artificial delay',
+        'Request ~0.9 KB chat body (messages, responses: the same conversation in their format); answer ~1.5 KB JSON or 20 SSE data events + [DONE] (Anthropic format: the same text, 23 events); upstream has no artificial delay',
+        `Load average (1/5/15 min) at start ${loadBefore.map((l) => l.toFixed(2)).join(' / ')}, at end ${loadavg()
+          .map((l) => l.toFixed(2))
+          .join(' / ')}`,
       ],
       targets: fleet.targets.map((t) => t.name),
       cells,

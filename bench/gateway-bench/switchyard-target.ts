@@ -2,7 +2,14 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { generateToken } from '../../src/domain/keys/tokens.js';
 import { spawnChild, type BenchChild } from './child.js';
-import { BENCH_MODEL, BENCH_PROVIDER, UPSTREAM_MODEL } from './payloads.js';
+import {
+  ANTHROPIC_UPSTREAM_MODEL,
+  BENCH_ANTHROPIC_MODEL,
+  BENCH_ANTHROPIC_PROVIDER,
+  BENCH_MODEL,
+  BENCH_PROVIDER,
+  UPSTREAM_MODEL,
+} from './payloads.js';
 
 /** Every builtin filter: PII redacted, prompt injection flagged. */
 const BUILTINS = ['email', 'phone', 'ssn', 'credit-card', 'ip-address', 'person-name', 'address'].map((slug) => ({
@@ -26,8 +33,8 @@ const CUSTOM_PATTERNS = [
 
 export const GUARDRAIL = {
   name: 'bench policy',
-  allowed_models: [BENCH_MODEL],
-  allowed_providers: [BENCH_PROVIDER],
+  allowed_models: [BENCH_MODEL, BENCH_ANTHROPIC_MODEL],
+  allowed_providers: [BENCH_PROVIDER, BENCH_ANTHROPIC_PROVIDER],
   limit_usd: 1_000_000,
   reset_interval: 'monthly',
   content_filter_builtins: [
@@ -53,6 +60,15 @@ export function catalog(upstreamOrigin: string): Record<string, unknown> {
         api_key: 'sk-bench-upstream-key-0000000001',
         timeouts,
       },
+      {
+        // The same fake upstream speaking Anthropic's format: Messages calls to it pass natively.
+        id: BENCH_ANTHROPIC_PROVIDER,
+        name: 'Bench upstream (Anthropic format)',
+        kind: 'anthropic',
+        base_url: `${upstreamOrigin}/v1`,
+        api_key: 'sk-ant-bench-upstream-key-00000001',
+        timeouts,
+      },
     ],
     models: [
       {
@@ -62,6 +78,17 @@ export function catalog(upstreamOrigin: string): Record<string, unknown> {
           {
             provider: BENCH_PROVIDER,
             upstream_model: UPSTREAM_MODEL,
+            pricing: { prompt: 0.0000005, completion: 0.0000015 },
+          },
+        ],
+      },
+      {
+        slug: BENCH_ANTHROPIC_MODEL,
+        context_length: 200_000,
+        endpoints: [
+          {
+            provider: BENCH_ANTHROPIC_PROVIDER,
+            upstream_model: ANTHROPIC_UPSTREAM_MODEL,
             pricing: { prompt: 0.0000005, completion: 0.0000015 },
           },
         ],

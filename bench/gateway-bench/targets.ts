@@ -5,15 +5,18 @@ import { fileURLToPath } from 'node:url';
 import { spawnChild, type BenchChild } from './child.js';
 import type { Endpoint } from './load.js';
 import { portkeyHeaders, startPortkey } from './portkey.js';
-import { requestBody } from './payloads.js';
 import { startSwitchyard } from './switchyard-target.js';
+import { streamEndMarker, SURFACES, surfaceBody, type Surface } from './surfaces.js';
 
 export type TargetName = 'direct' | 'bare' | 'switchyard' | 'portkey';
 export const ALL_TARGETS: readonly TargetName[] = ['direct', 'bare', 'switchyard', 'portkey'];
 
 export interface Target {
   name: TargetName;
+  /** The chat endpoint (every target has one). */
   endpoint: Endpoint;
+  /** How the target is called in cells of the other surfaces (none: it sits those cells out). */
+  surfaces: Partial<Record<Exclude<Surface, 'chat'>, SurfaceCall>>;
   /** The process whose CPU and memory are reported (direct: the upstream itself). */
   pid: number;
 }
@@ -32,6 +35,37 @@ export interface Fleet {
 
 const here = dirname(fileURLToPath(import.meta.url));
 const UPSTREAM_AUTH = { authorization: 'Bearer sk-bench-upstream-key-0000000001' };
+/** The headers Anthropic's SDKs send (the key as `x-api-key`, the API version). */
+const anthropicHeaders = (key: string): Record<string, string> => ({
+  'x-api-key': key,
+  'anthropic-version': '2023-06-01',
+});
+const UPSTREAM_ANTHROPIC_AUTH = anthropicHeaders('sk-ant-bench-upstream-key-00000001');
+
+/**
+ * A target's call in a cell: the endpoint and the surface whose request body it gets. The
+ * proxies cannot translate, so in a translated cell (messages, responses) they forward the chat
+ * call the gateway's translation sends upstream: the floor for that model call, measured next
+ * to the gateway in the same cell.
+ */
+export interface SurfaceCall {
+  endpoint: Endpoint;
+  sends: Surface;
+}
+
+export function callFor(target: Target, surface: Surface): SurfaceCall | undefined {
+  return surface === 'chat' ? { endpoint: target.endpoint, sends: 'chat' } : target.surfaces[surface];
+}
+
+/** The proxies' calls: chat in place of the translated surfaces, Messages forwarded as they are. */
+function proxyCalls(chat: Endpoint, messagesUrl: string): Target['surfaces'] {
+  const asChat: SurfaceCall = { endpoint: chat, sends: 'chat' };
+  return {
+    messages: asChat,
+    responses: asChat,
+    native: { endpoint: { url: messagesUrl, headers: UPSTREAM_ANTHROPIC_AUTH }, sends: 'native' },
+  };
+}
 
 /** Starts the fake upstream and the requested gateways (each an idle child until measured). */
 export interface FleetOptions {
@@ -64,9 +98,11 @@ export async function startFleet(options: FleetOptions): Promise<Fleet> {
     const targets: Target[] = [];
     for (const name of options.names) {
       if (name === 'direct') {
+        const endpoint = { url: `${origin}/v1/chat/completions`, headers: UPSTREAM_AUTH };
         targets.push({
           name,
-          endpoint: { url: `${origin}/v1/chat/completions`, headers: UPSTREAM_AUTH },
+          endpoint,
+          surfaces: proxyCalls(endpoint, `${origin}/v1/messages`),
           pid: upstream.pid,
         });
       } else if (name === 'bare') {
@@ -77,9 +113,11 @@ export async function startFleet(options: FleetOptions): Promise<Fleet> {
           logFile: join(dir, 'bare.log'),
         });
         children.push(bare);
+        const endpoint = { url: `http://127.0.0.1:${bare.port}/v1/chat/completions`, headers: UPSTREAM_AUTH };
         targets.push({
           name,
-          endpoint: { url: `http://127.0.0.1:${bare.port}/v1/chat/completions`, headers: UPSTREAM_AUTH },
+          endpoint,
+          surfaces: proxyCalls(endpoint, `http://127.0.0.1:${bare.port}/v1/messages`),
           pid: bare.pid,
         });
       } else if (name === 'switchyard') {
@@ -92,11 +130,16 @@ export async function startFleet(options: FleetOptions): Promise<Fleet> {
           nodeArgs: options.switchyardNodeArgs,
         });
         children.push(sy.child);
+        const api = `http://127.0.0.1:${sy.child.port}/api/v1`;
+        const bearer = { authorization: `Bearer ${sy.apiKey}` };
+        const messages = { url: `${api}/messages`, headers: anthropicHeaders(sy.apiKey) };
         targets.push({
           name,
-          endpoint: {
-            url: `http://127.0.0.1:${sy.child.port}/api/v1/chat/completions`,
-            headers: { authorization: `Bearer ${sy.apiKey}` },
+          endpoint: { url: `${api}/chat/completions`, headers: bearer },
+          surfaces: {
+            messages: { endpoint: messages, sends: 'messages' },
+            native: { endpoint: messages, sends: 'native' },
+            responses: { endpoint: { url: `${api}/responses`, headers: bearer }, sends: 'responses' },
           },
           pid: sy.child.pid,
         });
@@ -111,6 +154,7 @@ export async function startFleet(options: FleetOptions): Promise<Fleet> {
         targets.push({
           name,
           endpoint: { url: `http://127.0.0.1:${pk.port}/v1/chat/completions`, headers: portkeyHeaders(origin) },
+          surfaces: {},
           pid: pk.pid,
         });
       }
@@ -123,17 +167,24 @@ export async function startFleet(options: FleetOptions): Promise<Fleet> {
   }
 }
 
-/** One JSON and one streamed call must succeed and carry the answer before anything is timed. */
+/** On every surface it serves, one JSON and one streamed call must succeed and carry the answer before anything is timed. */
 async function checkTarget(target: Target): Promise<void> {
-  for (const stream of [false, true]) {
-    const res = await fetch(target.endpoint.url, {
-      method: 'POST',
-      headers: { ...target.endpoint.headers, 'content-type': 'application/json' },
-      body: requestBody(stream),
-    });
-    const text = await res.text();
-    const ok = res.status === 200 && text.includes('canaries') && (!stream || text.includes('[DONE]'));
-    if (!ok)
-      throw new Error(`${target.name} ${stream ? 'stream' : 'JSON'} check failed: ${res.status} ${text.slice(0, 300)}`);
+  for (const surface of SURFACES) {
+    const call = callFor(target, surface);
+    if (call === undefined) continue;
+    for (const stream of [false, true]) {
+      const res = await fetch(call.endpoint.url, {
+        method: 'POST',
+        headers: { ...call.endpoint.headers, 'content-type': 'application/json' },
+        body: surfaceBody(call.sends, stream),
+      });
+      const text = await res.text();
+      const ok =
+        res.status === 200 && text.includes('canaries') && (!stream || text.includes(streamEndMarker(call.sends)));
+      if (!ok)
+        throw new Error(
+          `${target.name} ${surface} ${stream ? 'stream' : 'JSON'} check failed: ${res.status} ${text.slice(0, 300)}`,
+        );
+    }
   }
 }

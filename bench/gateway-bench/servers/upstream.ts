@@ -1,15 +1,18 @@
 /**
- * Fake OpenAI-compatible upstream (plain node:http, no artificial delay): POST
- * …/chat/completions answers the ~1.5 KB completion, or with `"stream": true` the 20-event SSE
- * stream, each event its own write. Body fields `bench_chunk_interval_ms` and
+ * Fake upstream (plain node:http, no artificial delay), OpenAI-compatible and Anthropic-format:
+ * POST …/chat/completions answers the ~1.5 KB completion, or with `"stream": true` the 20-event
+ * SSE stream, each event its own write; POST …/messages answers the same text as an Anthropic
+ * message, or its 23-event stream. Body fields `bench_chunk_interval_ms` and
  * `bench_stream_events` pace and lengthen the stream (used only by the concurrent-stream test). Prints nothing; reports its port over IPC.
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { reportReady } from '../child.js';
-import { completionJson, sseEvents } from '../payloads.js';
+import { anthropicMessageJson, anthropicSseEvents, completionJson, sseEvents } from '../payloads.js';
 
 const JSON_BODY = Buffer.from(completionJson());
 const EVENTS = sseEvents().map((e) => Buffer.from(e));
+const ANTHROPIC_JSON_BODY = Buffer.from(anthropicMessageJson());
+const ANTHROPIC_EVENTS = anthropicSseEvents().map((e) => Buffer.from(e));
 
 interface Wanted {
   stream: boolean;
@@ -69,8 +72,25 @@ function paced(res: ServerResponse, intervalMs: number, count: number): void {
   res.on('close', () => clearInterval(timer));
 }
 
+/** Anthropic's Messages API: the whole answer, or every event its own write (no pacing). */
+function answerAnthropic(res: ServerResponse, stream: boolean): void {
+  if (!stream) {
+    res.writeHead(200, { 'content-type': 'application/json', 'content-length': ANTHROPIC_JSON_BODY.length });
+    res.end(ANTHROPIC_JSON_BODY);
+    return;
+  }
+  res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
+  for (const event of ANTHROPIC_EVENTS) res.write(event);
+  res.end();
+}
+
 function answer(req: IncomingMessage, res: ServerResponse, raw: string): void {
-  if (req.method !== 'POST' || !(req.url ?? '').endsWith('/chat/completions')) {
+  const path = req.url ?? '';
+  if (req.method === 'POST' && path.endsWith('/messages')) {
+    answerAnthropic(res, wanted(raw).stream);
+    return;
+  }
+  if (req.method !== 'POST' || !path.endsWith('/chat/completions')) {
     res.writeHead(404, { 'content-type': 'application/json' }).end('{"error":{"message":"not found"}}');
     return;
   }
