@@ -7,7 +7,7 @@ import { toRecord } from './ledger-rows.js';
 
 const num = (value: number | string | bigint | null): number => (value === null ? 0 : Number(value));
 
-/** Column of `usage_rollups` each grouping sums by (a fixed list: never text from a request). */
+/** Column of the rollup tables each grouping sums by (a fixed list: never text from a request). */
 const GROUP_COLUMN: Record<Exclude<UsageGroupBy, 'none'>, 'model' | 'provider_id' | 'key_hash' | 'workspace_id'> = {
   model: 'model',
   provider: 'provider_id',
