@@ -102,8 +102,8 @@ async function writePath(db: Kysely<Database>, writer: (rollups: RollupLevels) =
   }
   const us = (level: RollupLevels) => median(cost.get(level) ?? []);
   const relative = (level: RollupLevels, to: RollupLevels) => {
-    const percent = (us(level) / us(to) - 1) * 100;
-    return `${percent >= 0 ? '+' : ''}${percent.toFixed(0)}%`;
+    const percent = Math.round((us(level) / us(to) - 1) * 100);
+    return `${percent >= 0 ? '+' : ''}${percent}%`;
   };
   results.push(
     `| ledger write path | µs per generation (median of ${ROUNDS} × 5,000) |`,
