@@ -32,7 +32,13 @@ export interface UsageRollupsTable {
   generation_time_ms: number;
 }
 
+/** The same sums per UTC day × key × model × provider endpoint (`day` is `YYYY-MM-DD`). */
+export interface UsageRollupsDailyTable extends Omit<UsageRollupsTable, 'hour'> {
+  day: string;
+}
+
 export interface ConsoleTables {
   console_sessions: ConsoleSessionsTable;
   usage_rollups: UsageRollupsTable;
+  usage_rollups_daily: UsageRollupsDailyTable;
 }

@@ -188,6 +188,27 @@ for (const dialect of dialects()) {
       assert.equal(limits.status, 200);
       assert.equal(limits.body.data.keys[0]?.hash, alpha.hash);
       assert.ok((limits.body.data.keys[0]?.usage_usd ?? 0) > 0);
+      // A guardrail budget assigned to the key is listed with the key's spend (read alongside the keys).
+      const guardrail = await call<{ data: { id: string } }>(server, 'POST', '/guardrails', {
+        token: mgmt,
+        body: { name: 'budget', limit_usd: 2 },
+      });
+      assert.equal(guardrail.status, 201);
+      const assign = await call(server, 'POST', `/guardrails/${guardrail.body.data.id}/assignments/keys`, {
+        token: mgmt,
+        body: { key_hashes: [alpha.hash] },
+      });
+      assert.ok(assign.status < 300);
+      const budgets = await call<{
+        data: {
+          keys: { usage_usd: number }[];
+          guardrails: { guardrail_id: string; assignee_id: string; usage_usd: number }[];
+        };
+      }>(server, 'GET', '/analytics/limits', { token: mgmt });
+      const [budget] = budgets.body.data.guardrails.filter((g) => g.guardrail_id === guardrail.body.data.id);
+      assert.ok(budget);
+      assert.equal(budget.assignee_id, alpha.hash);
+      assert.equal(budget.usage_usd, budgets.body.data.keys[0]?.usage_usd);
       const health = await call<{ data: { endpoint_id: string; circuit: string }[] }>(
         server,
         'GET',

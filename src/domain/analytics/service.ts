@@ -75,7 +75,7 @@ export interface GenerationPage {
   nextCursor: string | null;
 }
 
-/** The console's and `/activity`'s reads over the ledger and its hourly rollups. */
+/** The console's and `/activity`'s reads over the ledger and its hourly and daily rollups. */
 export class AnalyticsService {
   constructor(private readonly deps: AnalyticsServiceOptions) {}
 
@@ -119,8 +119,8 @@ export class AnalyticsService {
     const index = new Map(starts.map((s, i) => [keyOf(s), i]));
     const points = await this.deps.analytics.usage({
       bucket: hourly ? 'hour' : 'day',
-      fromHour: keyOf(starts[0] ?? last),
-      toHour: keyOf(last + step),
+      from: keyOf(starts[0] ?? last),
+      to: keyOf(last + step),
       groupBy,
     });
     const byGroup = new Map<string, UsageSeries>();
@@ -164,18 +164,34 @@ export class AnalyticsService {
     return { bucket: hourly ? 'hour' : 'day', buckets: starts.map((s) => new Date(s).toISOString()), series, totals };
   }
 
-  /** Keys with a limit and guardrail budgets per assignee, closest to their limit first. */
+  /**
+   * Keys with a limit and guardrail budgets per assignee, closest to their limit first. The two
+   * lists are independent chains of queries, run concurrently (in parallel on PostgreSQL's pool).
+   */
   async limits(top: number): Promise<LimitReport> {
     const now = this.deps.clock.now();
+    const [keyRows, budgetRows] = await Promise.all([this.keyLimits(now), this.budgetLimits(now)]);
+    const fraction = (r: { usageUsd: number; limitUsd: number }) =>
+      r.limitUsd > 0 ? r.usageUsd / r.limitUsd : r.usageUsd > 0 ? Infinity : 1;
+    return {
+      keys: keyRows.sort((a, b) => fraction(b) - fraction(a)).slice(0, top),
+      budgets: budgetRows.sort((a, b) => fraction(b) - fraction(a)).slice(0, top),
+    };
+  }
+
+  private async keyLimits(now: Date): Promise<LimitReport['keys']> {
     const keys = await this.deps.analytics.limitedKeys();
     const usage = await this.deps.usage.read(
       keys.map((k) => k.hash),
       now,
     );
-    const keyRows = keys.map((k) => {
+    return keys.map((k) => {
       const u = usage.get(k.hash);
       return { ...k, usageUsd: u === undefined ? 0 : spentInWindow(u, k.limitReset, k.includeByok) };
     });
+  }
+
+  private async budgetLimits(now: Date): Promise<LimitReport['budgets']> {
     const guardrails = await this.deps.analytics.limitedGuardrails();
     const defaults = new Map(
       guardrails.filter((g) => g.id === defaultGuardrailId(g.workspaceId)).map((g) => [g.id, g.workspaceId]),
@@ -195,16 +211,10 @@ export class AnalyticsService {
       [...new Set(assignees.map(accountOf))],
       [windows.lifetime, windows.day, windows.week, windows.month],
     );
-    const budgetRows = assignees.map((a) => ({
+    return assignees.map((a) => ({
       ...a,
       usageUsd: spend.get(accountOf(a))?.get(windowOf(a.resetInterval))?.amountUsd ?? 0,
     }));
-    const fraction = (r: { usageUsd: number; limitUsd: number }) =>
-      r.limitUsd > 0 ? r.usageUsd / r.limitUsd : r.usageUsd > 0 ? Infinity : 1;
-    return {
-      keys: keyRows.sort((a, b) => fraction(b) - fraction(a)).slice(0, top),
-      budgets: budgetRows.sort((a, b) => fraction(b) - fraction(a)).slice(0, top),
-    };
   }
 
   /** Every catalog endpoint with this replica's circuit state and all replicas' recent calls. */

@@ -52,10 +52,10 @@ export type UsageGroupBy = 'none' | 'model' | 'provider' | 'key' | 'workspace';
 
 export interface UsageQuery {
   bucket: 'hour' | 'day';
-  /** `YYYY-MM-DDTHH`, inclusive. */
-  fromHour: string;
-  /** `YYYY-MM-DDTHH`, exclusive. */
-  toHour: string;
+  /** First bucket, inclusive: `YYYY-MM-DDTHH` (hours) or `YYYY-MM-DD` (days). */
+  from: string;
+  /** Bucket after the last, exclusive, in the same form. */
+  to: string;
   groupBy: UsageGroupBy;
 }
 
@@ -100,7 +100,10 @@ export interface BudgetAssignee {
   assigneeLabel: string;
 }
 
-/** Reads of the ledger, its hourly rollups and the key tables for the console and `/activity`. */
+/**
+ * Reads of the ledger, its rollups and the key tables for the console and `/activity`: reads over
+ * days (a month) go to the daily rollups, reads over hours to the hourly ones.
+ */
 export interface AnalyticsRepository {
   activity(query: ActivityQuery): Promise<ActivityRow[]>;
   /** Up to `limit` generations after `after` (newest first). */

@@ -8,6 +8,7 @@ import * as m006 from './006-budget-leases.js';
 import * as m007 from './007-audit-log.js';
 import * as m008 from './008-console.js';
 import * as m009 from './009-rate-limits.js';
+import * as m010 from './010-daily-rollups.js';
 
 /**
  * Versioned migrations, compiled into the binary (no directory scanning at run time).
@@ -23,6 +24,7 @@ const migrations: Record<string, Migration> = {
   '007-audit-log': m007,
   '008-console': m008,
   '009-rate-limits': m009,
+  '010-daily-rollups': m010,
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -1,7 +1,7 @@
 import { CompiledQuery, type Kysely } from 'kysely';
 import type { GenerationRecord, SpendDelta } from '../../domain/accounting/types.js';
 import { GENERATION_COLUMNS, toRow, type BatchWriter } from '../repositories/ledger-rows.js';
-import { ROLLUP_SUM_COLUMNS } from '../repositories/rollup-rows.js';
+import { ROLLUP_SUM_COLUMNS, type RollupLevels } from '../repositories/rollup-rows.js';
 
 type Column = (typeof GENERATION_COLUMNS)[number];
 
@@ -50,7 +50,8 @@ const n = GENERATION_COLUMNS.length;
  * The deltas of the generations actually inserted are summed per slot in the order they were
  * given (as the other writers sum them) and added to the counters, locked in slot order. The
  * inserted generations are also summed per hour × key × model × endpoint into `usage_rollups`
- * (rows locked in key order, so concurrent replicas never deadlock on them).
+ * and per day into `usage_rollups_daily` (each table's rows locked in key order, the tables in
+ * the same order by every replica, so concurrent replicas never deadlock on them).
  */
 const INSERT_GENERATIONS = `WITH "inserted" AS (
   INSERT INTO "generations" (${columnList})
@@ -60,18 +61,22 @@ const INSERT_GENERATIONS = `WITH "inserted" AS (
     "cancelled", "flags", "prompt_tokens", "completion_tokens", "reasoning_tokens", "cost_usd", "generation_time_ms"
 `;
 
-const ROLLUP = `), "rollup" AS (
-  INSERT INTO "usage_rollups" ("hour", "key_hash", "workspace_id", "model", "provider_id", "upstream_model", "requests",
+/** A rollup step: the inserted generations summed per `bucket` (a prefix of `created_at`) and upserted. */
+const rollupStep = (cte: string, table: string, bucket: string, length: number): string => `), "${cte}" AS (
+  INSERT INTO "${table}" ("${bucket}", "key_hash", "workspace_id", "model", "provider_id", "upstream_model", "requests",
     "errors", "cancelled", "flagged", "prompt_tokens", "completion_tokens", "reasoning_tokens", "cost_usd", "generation_time_ms")
-  SELECT substr("created_at", 1, 13), "key_hash", "workspace_id", "model", "provider_id", "upstream_model", count(*),
+  SELECT substr("created_at", 1, ${length}), "key_hash", "workspace_id", "model", "provider_id", "upstream_model", count(*),
     count(*) FILTER (WHERE "finish_reason" = 'error'), sum("cancelled"), count(*) FILTER (WHERE "flags" <> '[]'),
     sum("prompt_tokens"), sum("completion_tokens"), sum("reasoning_tokens"), sum("cost_usd"), sum("generation_time_ms")
   FROM "inserted"
   GROUP BY 1, 2, 3, 4, 5, 6
   ORDER BY 1, 2, 3, 4, 5, 6
-  ON CONFLICT ("hour", "key_hash", "workspace_id", "model", "provider_id", "upstream_model") DO UPDATE SET
-${ROLLUP_SUM_COLUMNS.map((c) => `    "${c}" = "usage_rollups"."${c}" + "excluded"."${c}"`).join(',\n')}
+  ON CONFLICT ("${bucket}", "key_hash", "workspace_id", "model", "provider_id", "upstream_model") DO UPDATE SET
+${ROLLUP_SUM_COLUMNS.map((c) => `    "${c}" = "${table}"."${c}" + "excluded"."${c}"`).join(',\n')}
 `;
+
+const HOURLY_ROLLUP = rollupStep('rollup', 'usage_rollups', 'hour', 13);
+const DAILY_ROLLUP = rollupStep('rollup_daily', 'usage_rollups_daily', 'day', 10);
 
 const SPEND = `), "position" AS (
   SELECT * FROM unnest($1::text[]) WITH ORDINALITY AS "p" ("id", "n")
@@ -93,8 +98,12 @@ ON CONFLICT ("account", "window") DO UPDATE SET
   "amount_usd" = "spend_counters"."amount_usd" + "excluded"."amount_usd",
   "byok_usd" = "spend_counters"."byok_usd" + "excluded"."byok_usd"`;
 
-/** The batch statement; without `rollups` (the benchmark's baseline) the rollup step is left out. */
-const writeBatchSql = (rollups: boolean): string => INSERT_GENERATIONS + (rollups ? ROLLUP : '') + SPEND;
+/** The batch statement; with fewer rollup levels (the benchmark's baselines) their steps are left out. */
+const writeBatchSql = (rollups: RollupLevels): string =>
+  INSERT_GENERATIONS +
+  (rollups === 'none' ? '' : HOURLY_ROLLUP) +
+  (rollups === 'hourly+daily' ? DAILY_ROLLUP : '') +
+  SPEND;
 
 type Cell = string | number | null;
 
@@ -156,8 +165,8 @@ function deltaParameters(generations: readonly GenerationRecord[], deltas: reado
  * Ledger batches on PostgreSQL as one fixed-text statement (see WRITE_BATCH). Works over the
  * store's Kysely or a transaction of it.
  */
-export function postgresBatchWriter<DB>(db: Kysely<DB>, options: { rollups?: boolean } = {}): BatchWriter {
-  const statement = writeBatchSql(options.rollups ?? true);
+export function postgresBatchWriter<DB>(db: Kysely<DB>, options: { rollups?: RollupLevels } = {}): BatchWriter {
+  const statement = writeBatchSql(options.rollups ?? 'hourly+daily');
   return async (generations, deltas) => {
     if (generations.length === 0 && deltas.length === 0) return;
     const rows = generations.map(toRow);

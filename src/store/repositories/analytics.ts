@@ -7,7 +7,7 @@ import { toRecord } from './ledger-rows.js';
 
 const num = (value: number | string | bigint | null): number => (value === null ? 0 : Number(value));
 
-/** Column of `usage_rollups` each grouping sums by (a fixed list: never text from a request). */
+/** Column of the rollup tables each grouping sums by (a fixed list: never text from a request). */
 const GROUP_COLUMN: Record<Exclude<UsageGroupBy, 'none'>, 'model' | 'provider_id' | 'key_hash' | 'workspace_id'> = {
   model: 'model',
   provider: 'provider_id',
@@ -26,9 +26,9 @@ export function createAnalyticsRepository(db: Kysely<Database>): AnalyticsReposi
   return {
     async activity(query) {
       let q = db
-        .selectFrom('usage_rollups')
+        .selectFrom('usage_rollups_daily')
         .select((eb) => [
-          sql<string>`substr("hour", 1, 10)`.as('date'),
+          'day',
           'model',
           'provider_id',
           'upstream_model',
@@ -38,18 +38,18 @@ export function createAnalyticsRepository(db: Kysely<Database>): AnalyticsReposi
           eb.fn.sum<number>('completion_tokens').as('completion_tokens'),
           eb.fn.sum<number>('reasoning_tokens').as('reasoning_tokens'),
         ])
-        .where('hour', '>=', query.fromDay)
-        .where('hour', '<', query.toDay);
+        .where('day', '>=', query.fromDay)
+        .where('day', '<', query.toDay);
       if (query.keyHash !== undefined) q = q.where('key_hash', '=', query.keyHash);
       if (query.workspaceId !== undefined) q = q.where('workspace_id', '=', query.workspaceId);
       const rows = await q
-        .groupBy([sql`substr("hour", 1, 10)`, 'model', 'provider_id', 'upstream_model'])
-        .orderBy('date', 'desc')
+        .groupBy(['day', 'model', 'provider_id', 'upstream_model'])
+        .orderBy('day', 'desc')
         .orderBy('usage', 'desc')
         .orderBy('model')
         .execute();
       return rows.map((r) => ({
-        date: r.date,
+        date: r.day,
         model: r.model,
         providerId: r.provider_id,
         upstreamModel: r.upstream_model,
@@ -80,23 +80,35 @@ export function createAnalyticsRepository(db: Kysely<Database>): AnalyticsReposi
     },
 
     async usage(query) {
-      const bucket = query.bucket === 'hour' ? sql<string>`"hour"` : sql<string>`substr("hour", 1, 10)`;
+      // Hours from the hourly rollups; days from the daily ones (a month there is ~1/24 of the rows).
+      const bucket = sql<string>`${sql.ref(query.bucket === 'hour' ? 'hour' : 'day')}`;
       const group =
         query.groupBy === 'none' ? sql<string>`'all'` : sql<string>`${sql.ref(GROUP_COLUMN[query.groupBy])}`;
-      const rows = await db
-        .selectFrom('usage_rollups')
-        .select((eb) => [
-          bucket.as('bucket'),
-          group.as('grp'),
-          eb.fn.sum<number>('cost_usd').as('spend'),
-          eb.fn.sum<number>('requests').as('requests'),
-          eb.fn.sum<number>('errors').as('errors'),
-        ])
-        .where('hour', '>=', query.fromHour)
-        .where('hour', '<', query.toHour)
-        // PostgreSQL refuses a constant in GROUP BY: ungrouped usage is grouped by bucket alone.
-        .groupBy(query.groupBy === 'none' ? [bucket] : [bucket, group])
-        .execute();
+      const selection = [
+        bucket.as('bucket'),
+        group.as('grp'),
+        sql<number>`sum("cost_usd")`.as('spend'),
+        sql<number>`sum("requests")`.as('requests'),
+        sql<number>`sum("errors")`.as('errors'),
+      ];
+      // PostgreSQL refuses a constant in GROUP BY: ungrouped usage is grouped by bucket alone.
+      const grouping = query.groupBy === 'none' ? [bucket] : [bucket, group];
+      const rows =
+        query.bucket === 'hour'
+          ? await db
+              .selectFrom('usage_rollups')
+              .select(selection)
+              .where('hour', '>=', query.from)
+              .where('hour', '<', query.to)
+              .groupBy(grouping)
+              .execute()
+          : await db
+              .selectFrom('usage_rollups_daily')
+              .select(selection)
+              .where('day', '>=', query.from)
+              .where('day', '<', query.to)
+              .groupBy(grouping)
+              .execute();
       return rows.map((r) => ({
         bucket: r.bucket,
         group: r.grp,
@@ -189,46 +201,49 @@ export function createAnalyticsRepository(db: Kysely<Database>): AnalyticsReposi
     },
 
     async budgetAssignees(defaultGuardrailIds, max) {
-      const out: BudgetAssignee[] = [];
       const base = (r: { id: string; name: string; limit_usd: number | null; reset_interval: LimitReset | null }) => ({
         guardrailId: r.id,
         guardrailName: r.name,
         limitUsd: num(r.limit_usd),
         resetInterval: r.reset_interval,
       });
-      const byKey = await db
-        .selectFrom('guardrails as g')
-        .innerJoin('guardrail_key_assignments as a', 'a.guardrail_id', 'g.id')
-        .innerJoin('api_keys as k', 'k.hash', 'a.key_hash')
-        .select(['g.id', 'g.name', 'g.limit_usd', 'g.reset_interval', 'k.hash', 'k.name as key_name'])
-        .where('g.limit_usd', 'is not', null)
-        .limit(max)
-        .execute();
-      for (const r of byKey)
-        out.push({ ...base(r), assigneeType: 'key', assigneeId: r.hash, assigneeLabel: r.key_name });
-      const byMember = await db
-        .selectFrom('guardrails as g')
-        .innerJoin('guardrail_member_assignments as a', 'a.guardrail_id', 'g.id')
-        .leftJoin('members as m', 'm.id', 'a.user_id')
-        .select(['g.id', 'g.name', 'g.limit_usd', 'g.reset_interval', 'a.user_id', 'm.email'])
-        .where('g.limit_usd', 'is not', null)
-        .limit(max)
-        .execute();
-      for (const r of byMember)
-        out.push({ ...base(r), assigneeType: 'member', assigneeId: r.user_id, assigneeLabel: r.email ?? r.user_id });
-      if (defaultGuardrailIds.size > 0) {
-        const byWorkspace = await db
+      // Three independent reads: run concurrently (in parallel on PostgreSQL's pool).
+      const [byKey, byMember, byWorkspace] = await Promise.all([
+        db
           .selectFrom('guardrails as g')
-          .innerJoin('api_keys as k', 'k.workspace_id', 'g.workspace_id')
+          .innerJoin('guardrail_key_assignments as a', 'a.guardrail_id', 'g.id')
+          .innerJoin('api_keys as k', 'k.hash', 'a.key_hash')
           .select(['g.id', 'g.name', 'g.limit_usd', 'g.reset_interval', 'k.hash', 'k.name as key_name'])
-          .where('g.id', 'in', [...defaultGuardrailIds.keys()])
-          .where('k.kind', '=', 'api')
           .where('g.limit_usd', 'is not', null)
           .limit(max)
-          .execute();
-        for (const r of byWorkspace)
-          out.push({ ...base(r), assigneeType: 'key', assigneeId: r.hash, assigneeLabel: r.key_name });
-      }
+          .execute(),
+        db
+          .selectFrom('guardrails as g')
+          .innerJoin('guardrail_member_assignments as a', 'a.guardrail_id', 'g.id')
+          .leftJoin('members as m', 'm.id', 'a.user_id')
+          .select(['g.id', 'g.name', 'g.limit_usd', 'g.reset_interval', 'a.user_id', 'm.email'])
+          .where('g.limit_usd', 'is not', null)
+          .limit(max)
+          .execute(),
+        defaultGuardrailIds.size === 0
+          ? Promise.resolve([])
+          : db
+              .selectFrom('guardrails as g')
+              .innerJoin('api_keys as k', 'k.workspace_id', 'g.workspace_id')
+              .select(['g.id', 'g.name', 'g.limit_usd', 'g.reset_interval', 'k.hash', 'k.name as key_name'])
+              .where('g.id', 'in', [...defaultGuardrailIds.keys()])
+              .where('k.kind', '=', 'api')
+              .where('g.limit_usd', 'is not', null)
+              .limit(max)
+              .execute(),
+      ]);
+      const out: BudgetAssignee[] = [];
+      for (const r of byKey)
+        out.push({ ...base(r), assigneeType: 'key', assigneeId: r.hash, assigneeLabel: r.key_name });
+      for (const r of byMember)
+        out.push({ ...base(r), assigneeType: 'member', assigneeId: r.user_id, assigneeLabel: r.email ?? r.user_id });
+      for (const r of byWorkspace)
+        out.push({ ...base(r), assigneeType: 'key', assigneeId: r.hash, assigneeLabel: r.key_name });
       return out;
     },
   };

@@ -1,10 +1,16 @@
 import { sql, type Kysely } from 'kysely';
 import type { LedgerRepository, WindowSpend } from '../../domain/accounting/types.js';
 import type { AccountingDatabase } from '../schema-accounting.js';
-import type { UsageRollupsTable } from '../schema-console.js';
+import type { UsageRollupsDailyTable, UsageRollupsTable } from '../schema-console.js';
 import { budgetLeaseMethods } from './budget-leases.js';
 import { freshSums, toRecord, toRow, type BatchWriter } from './ledger-rows.js';
-import { ROLLUP_KEY_COLUMNS, ROLLUP_SUM_COLUMNS, rollupSums } from './rollup-rows.js';
+import {
+  DAILY_ROLLUP_KEY_COLUMNS,
+  dailySums,
+  ROLLUP_KEY_COLUMNS,
+  ROLLUP_SUM_COLUMNS,
+  rollupSums,
+} from './rollup-rows.js';
 
 /** Rows per INSERT statement (well under SQLite's and PostgreSQL's bound-parameter limits). */
 const ROWS_PER_INSERT = 200;
@@ -14,6 +20,12 @@ const chunks = <T>(items: readonly T[], size: number): T[][] => {
   for (let i = 0; i < items.length; i += size) out.push(items.slice(i, i + size));
   return out;
 };
+
+/** `SET` of an upsert adding the new sums to the stored ones. */
+const addSums = (table: 'usage_rollups' | 'usage_rollups_daily') =>
+  Object.fromEntries(
+    ROLLUP_SUM_COLUMNS.map((c) => [c, sql<number>`${sql.ref(`${table}.${c}`)} + ${sql.ref(`excluded.${c}`)}`]),
+  );
 
 /**
  * Batches through Kysely: a multi-row INSERT built and compiled per chunk. Used over a
@@ -46,35 +58,31 @@ function kyselyBatchWriter(db: Kysely<LedgerDatabase>): BatchWriter {
           )
           .execute();
       }
-      for (const part of chunks(rollupSums(generations, inserted), ROWS_PER_INSERT)) {
+      const hourly = rollupSums(generations, inserted);
+      for (const part of chunks(hourly, ROWS_PER_INSERT))
         await trx
           .insertInto('usage_rollups')
           .values(part)
-          .onConflict((oc) =>
-            oc
-              .columns([...ROLLUP_KEY_COLUMNS])
-              .doUpdateSet(
-                Object.fromEntries(
-                  ROLLUP_SUM_COLUMNS.map((c) => [
-                    c,
-                    sql<number>`${sql.ref(`usage_rollups.${c}`)} + ${sql.ref(`excluded.${c}`)}`,
-                  ]),
-                ),
-              ),
-          )
+          .onConflict((oc) => oc.columns([...ROLLUP_KEY_COLUMNS]).doUpdateSet(addSums('usage_rollups')))
           .execute();
-      }
+      for (const part of chunks(dailySums(hourly), ROWS_PER_INSERT))
+        await trx
+          .insertInto('usage_rollups_daily')
+          .values(part)
+          .onConflict((oc) => oc.columns([...DAILY_ROLLUP_KEY_COLUMNS]).doUpdateSet(addSums('usage_rollups_daily')))
+          .execute();
     });
   };
 }
+
+/** The ledger's tables: generations, spend counters and the hourly and daily rollups kept with them. */
+type LedgerDatabase = AccountingDatabase & RollupTables;
+type RollupTables = { usage_rollups: UsageRollupsTable; usage_rollups_daily: UsageRollupsDailyTable };
 
 /**
  * Over any database that has the accounting tables (the store's `Database` once they are merged
  * in), or a transaction of one. `writeBatch` replaces the Kysely batch writer (see above).
  */
-/** The ledger's tables: generations, spend counters and the hourly rollups kept with them. */
-type LedgerDatabase = AccountingDatabase & { usage_rollups: UsageRollupsTable };
-
 export function createLedgerRepository<DB extends AccountingDatabase>(
   database: Kysely<DB>,
   writeBatch?: BatchWriter,
@@ -83,7 +91,7 @@ export function createLedgerRepository<DB extends AccountingDatabase>(
   const db = database as unknown as Kysely<AccountingDatabase>;
   return {
     ...budgetLeaseMethods(db),
-    writeBatch: writeBatch ?? kyselyBatchWriter(db.withTables<{ usage_rollups: UsageRollupsTable }>()),
+    writeBatch: writeBatch ?? kyselyBatchWriter(db.withTables<RollupTables>()),
 
     async spendFor(account, windows) {
       const result = new Map<string, WindowSpend>();

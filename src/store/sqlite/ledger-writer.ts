@@ -3,7 +3,15 @@ import type { Kysely } from 'kysely';
 import type { GenerationRecord, SpendDelta } from '../../domain/accounting/types.js';
 import { checkpointerOf } from './checkpointer.js';
 import { freshSums, GENERATION_COLUMNS, rowValues, type BatchWriter } from '../repositories/ledger-rows.js';
-import { ROLLUP_UPSERT_SQLITE, rollupSums, rollupValues } from '../repositories/rollup-rows.js';
+import {
+  DAILY_ROLLUP_UPSERT_SQLITE,
+  dailyRollupValues,
+  dailySums,
+  ROLLUP_UPSERT_SQLITE,
+  rollupSums,
+  rollupValues,
+  type RollupLevels,
+} from '../repositories/rollup-rows.js';
 
 const INSERT_GENERATION =
   `INSERT INTO "generations" (${GENERATION_COLUMNS.map((c) => `"${c}"`).join(', ')}) ` +
@@ -19,6 +27,7 @@ interface Statements {
   insertGeneration: BetterSqlite3.Statement;
   addSpend: BetterSqlite3.Statement;
   addRollup: BetterSqlite3.Statement;
+  addDailyRollup: BetterSqlite3.Statement;
 }
 
 /** Inserts one generation (its `toRow` values by position); false when its id was already stored. */
@@ -27,20 +36,19 @@ function insertGeneration(statement: BetterSqlite3.Statement, g: GenerationRecor
 }
 
 /**
- * Ledger batches on SQLite without Kysely: three statements prepared once (a single-row insert of
- * a generation that skips a stored id, a single-row counter upsert, a single-row hourly rollup
- * upsert), run in one
- * better-sqlite3 transaction. Nothing is built or compiled per batch and nothing awaits between
- * the statements. The connection is taken through Kysely (`connection()`), which on SQLite waits
+ * Ledger batches on SQLite without Kysely: four statements prepared once (a single-row insert of
+ * a generation that skips a stored id, a single-row counter upsert, single-row hourly and daily
+ * rollup upserts), run in one better-sqlite3 transaction. Nothing is built or compiled per batch
+ * and nothing awaits between the statements. The connection is taken through Kysely (`connection()`), which on SQLite waits
  * for the one connection's mutex, so a Kysely transaction in progress is never joined.
  */
 export function sqliteBatchWriter<DB>(
   raw: BetterSqlite3.Database,
   kysely: Kysely<DB>,
-  // Without rollups: only the benchmark's baseline (bench/analytics-bench.ts) asks for it.
-  options: { rollups?: boolean } = {},
+  // Fewer rollup levels: only the benchmark's baselines (bench/analytics-bench.ts) ask for them.
+  options: { rollups?: RollupLevels } = {},
 ): BatchWriter {
-  const rollups = options.rollups ?? true;
+  const rollups = options.rollups ?? 'hourly+daily';
   // Prepared on first use: the tables exist only once the migrations have run.
   let statements: Statements | null = null;
   const prepared = (): Statements =>
@@ -48,14 +56,18 @@ export function sqliteBatchWriter<DB>(
       insertGeneration: raw.prepare(INSERT_GENERATION),
       addSpend: raw.prepare(ADD_SPEND),
       addRollup: raw.prepare(ROLLUP_UPSERT_SQLITE),
+      addDailyRollup: raw.prepare(DAILY_ROLLUP_UPSERT_SQLITE),
     });
 
   const write = raw.transaction((generations: readonly GenerationRecord[], deltas: readonly SpendDelta[]) => {
-    const { insertGeneration: insert, addSpend, addRollup } = prepared();
+    const { insertGeneration: insert, addSpend, addRollup, addDailyRollup } = prepared();
     const inserted = new Set<string>();
     for (const g of generations) if (insertGeneration(insert, g)) inserted.add(g.id);
     for (const sum of freshSums(deltas, inserted)) addSpend.run(sum.account, sum.window, sum.amount_usd, sum.byok_usd);
-    if (rollups) for (const sum of rollupSums(generations, inserted)) addRollup.run(...rollupValues(sum));
+    if (rollups === 'none') return;
+    const hourly = rollupSums(generations, inserted);
+    for (const sum of hourly) addRollup.run(...rollupValues(sum));
+    if (rollups === 'hourly+daily') for (const sum of dailySums(hourly)) addDailyRollup.run(...dailyRollupValues(sum));
   });
 
   // WAL checkpoints run on a worker thread (connect.ts); it is told when a batch committed.
