@@ -19,7 +19,7 @@ function databaseFile(ctx: CliContext, deps: BackupDeps, verb: 'back up' | 'rest
     throw deps.fail(`an in-memory SQLite database cannot be ${verb === 'back up' ? 'backed up' : 'restored'}`);
   throw deps.fail(
     `switchyard ${verb === 'back up' ? 'backup' : 'restore'} works on SQLite only; ` +
-      `${verb} PostgreSQL with pg_dump/pg_restore or base backups and WAL archiving (docs/deploy.md, "Backups")`,
+      `${verb} PostgreSQL with pg_dump/pg_restore or base backups and WAL archiving (docs/deploy.md, "Backups and restores")`,
   );
 }
 
@@ -38,7 +38,7 @@ const BACKUP_DETAILS = `Writes a consistent copy of the SQLite database named by
 the server keeps running (SQLite's online backup: one moment of the database, WAL included). The
 copy is one self-contained file, checked with integrity_check, written under a temporary name and
 renamed when complete. An existing FILE is kept unless --force.
-PostgreSQL: use pg_dump or base backups with WAL archiving (docs/deploy.md, "Backups").`;
+PostgreSQL: use pg_dump or base backups with WAL archiving (docs/deploy.md, "Backups and restores").`;
 
 const RESTORE_DETAILS = `Replaces the whole SQLite database named by SWITCHYARD_DATABASE_URL with the backup FILE, also
 while the server runs. FILE is checked first (a SQLite database, integrity_check ok, migrations
