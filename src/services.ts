@@ -131,7 +131,11 @@ export function createServices(options: ServiceOptions): Services {
     },
     log: options.log ?? (() => undefined),
   });
-  changeFeed.subscribe('store', () => void restores.check());
+  // A feed that just went down (PostgreSQL) most likely lost the database too: the read waits for
+  // the signal that it is back.
+  changeFeed.subscribe('store', () => {
+    if (changeFeed.state() === 'live') void restores.check();
+  });
   const rates = new RateBook({
     store: store.rateCounts,
     holder: `replica-${process.pid}-${randomBytes(6).toString('hex')}`,
