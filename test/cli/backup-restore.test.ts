@@ -241,6 +241,28 @@ describe('switchyard backup and restore (SQLite, server running)', () => {
     );
   });
 
+  it('brings a backup of an older version up to date before copying it in', async () => {
+    const key = await call<Created>(server, 'POST', '/keys', { ...mgmt(), body: { name: 'old times' } });
+    const old = join(dir, 'old.db');
+    assert.equal((await runCli(['backup', old], env)).code, 0);
+    const db = new BetterSqlite3(old);
+    // Undo the last migration, as a backup taken before it shipped would be.
+    db.exec(`DROP TABLE rate_counts;
+      ALTER TABLE guardrails DROP COLUMN tokens_per_minute;
+      ALTER TABLE guardrails DROP COLUMN requests_per_minute;
+      DELETE FROM kysely_migration WHERE name = '009-rate-limits';`);
+    db.close();
+    const restored = await runCli(['restore', old, '--yes'], env);
+    assert.equal(restored.code, 0, restored.err);
+    assert.match(restored.out, /applied migrations: 009-rate-limits/);
+    assert.equal(
+      (await chat(key.body.key, 'demo/echo')).status,
+      200,
+      'the running server works on the migrated content',
+    );
+    assert.equal(integrity(file.path), 'ok');
+  });
+
   it('describes both commands in the help', async () => {
     const all = await runCli(['--help'], env);
     assert.match(all.out, /switchyard backup FILE/);
