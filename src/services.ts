@@ -26,6 +26,7 @@ import type { GenerationRecord } from './domain/accounting/types.js';
 import { ConsoleSessions } from './domain/console/sessions.js';
 import { FailureThrottle } from './domain/common/failure-throttle.js';
 import { AnalyticsService } from './domain/analytics/service.js';
+import { RestoreWatcher } from './domain/common/restore-watcher.js';
 
 export interface CallLogSink {
   write(generation: GenerationRecord): void;
@@ -120,6 +121,21 @@ export function createServices(options: ServiceOptions): Services {
     onFlushError: () => metrics.recordLedgerFlushFailure(),
   });
   metrics.trackLedger(meter);
+  // After a restore the feed's other topics reload keys, policies and presets; the meter's budget
+  // leases are the one thing derived from the old content that no topic covers.
+  const restores = new RestoreWatcher({
+    read: () => store.restoreMarker(),
+    onRestore: () => {
+      meter.forgetLeases();
+      options.log?.('database restored from a backup: budget leases dropped; keys, policies and presets re-read');
+    },
+    log: options.log ?? (() => undefined),
+  });
+  // A feed that just went down (PostgreSQL) most likely lost the database too: the read waits for
+  // the signal that it is back.
+  changeFeed.subscribe('store', () => {
+    if (changeFeed.state() === 'live') void restores.check();
+  });
   const rates = new RateBook({
     store: store.rateCounts,
     holder: `replica-${process.pid}-${randomBytes(6).toString('hex')}`,

@@ -11,6 +11,7 @@ import { defaultCatalog } from '../catalog/index.js';
 import { presetCommands } from './presets-commands.js';
 import { catalogCommands } from './catalog-commands.js';
 import { auditCommand } from './audit-command.js';
+import { backupCommands } from './backup-commands.js';
 import { asCli } from '../domain/audit/record.js';
 
 export class CliError extends Error {}
@@ -24,11 +25,15 @@ export interface CliContext {
   env: NodeJS.ProcessEnv;
   io: CliIo;
   loadConfig(env: NodeJS.ProcessEnv): ServerConfig;
+  /** Asks the operator a yes/no question (a terminal only); absent when nobody can answer. */
+  confirm?(question: string): Promise<boolean>;
 }
 
 export interface Command {
   usage: string;
   summary: string;
+  /** More on what the command does, shown by `switchyard <command> --help`. */
+  details?: string;
   options: Record<string, { type: 'string' | 'boolean'; short?: string }>;
   positionals?: number;
   run(
@@ -194,6 +199,7 @@ const commands: Record<string, Command> = {
   ...presetCommands({ withServices, findMember, fail: (message) => new CliError(message) }),
   ...catalogCommands,
   ...auditCommand({ withServices, fail: (message) => new CliError(message) }),
+  ...backupCommands({ fail: (message) => new CliError(message) }),
 };
 
 function help(io: CliIo, group?: string): void {
@@ -232,6 +238,7 @@ export async function runCommand(argv: string[], ctx: CliContext): Promise<numbe
   const rest = argv.slice(name.split(' ').length);
   if (rest.includes('--help') || rest.includes('-h')) {
     ctx.io.out(`Usage: ${command.usage}\n\n${command.summary}`);
+    if (command.details !== undefined) ctx.io.out(`\n${command.details}`);
     return 0;
   }
   let parsed;

@@ -10,6 +10,7 @@ import type { WorkspaceRepository } from '../domain/workspaces/types.js';
 import type { ConsoleSessionRepository } from '../domain/console/types.js';
 import type { AnalyticsRepository } from '../domain/analytics/types.js';
 import { migrationProvider } from './migrations/index.js';
+import { readRestoreMarker } from './restore-marker.js';
 import { openPostgres } from './postgres/connect.js';
 import { postgresBatchWriter } from './postgres/ledger-writer.js';
 import { createAuditRepository } from './repositories/audit.js';
@@ -54,6 +55,12 @@ export interface Store extends Repositories {
    * drop what they hold. `null` when the dialect has no such cheap signal.
    */
   externalChangeMarker(): number | null;
+  /**
+   * Changes only when the database was restored from a backup (`switchyard restore`); null when
+   * it never was. State derived from the old content that no change-feed topic covers (budget
+   * leases) is dropped when it changes.
+   */
+  restoreMarker(): Promise<string | null>;
   migrate(): Promise<string[]>;
   ping(): Promise<void>;
   close(): Promise<void>;
@@ -108,6 +115,7 @@ export function openStore(url: string, options: OpenStoreOptions = {}): Store {
     ...repositories(db, writeBatch),
     withTransaction: (fn) => db.transaction().execute((trx) => fn(repositories(trx))),
     externalChangeMarker: () => marker(),
+    restoreMarker: () => readRestoreMarker(db),
     async migrate() {
       // PostgreSQL: Kysely holds an advisory lock for the whole run. SQLite: one immediate transaction.
       const migrator = new Migrator({ db, provider: migrationProvider });

@@ -82,6 +82,8 @@ export class LeaseBook {
   /** Grants share it; renewal and release take it alone (a stale renewal must not undo a grant). */
   private readonly turn = new ReadWriteGate();
   private readonly marginMs: number;
+  /** Bumped by forgetAll(): a grant that started before it is not recorded. */
+  private epoch = 0;
 
   constructor(private readonly options: LeaseBookOptions) {
     this.marginMs = Math.min(5000, Math.floor(options.ttlMs / 3));
@@ -209,6 +211,17 @@ export class LeaseBook {
     });
   }
 
+  /**
+   * The database was replaced (a restore): every lease was granted against spend counters that
+   * are gone, so none is usable any more. Nothing is written: the restored content has its own
+   * lease rows, which expire by themselves, and the next grant of a slot replaces this holder's row.
+   */
+  forgetAll(): void {
+    this.epoch += 1;
+    this.leases.clear();
+    this.refusals.clear();
+  }
+
   /** At shutdown, after the last ledger flush: every lease goes back at once. */
   async releaseAll(): Promise<void> {
     const slots = this.leases.values().map((l) => ({ account: l.account, window: l.window }));
@@ -218,6 +231,7 @@ export class LeaseBook {
 
   private async grant(slot: LeaseSlot, limitUsd: number, extraUsd: number, chunkUsd: number): Promise<LeaseGrant> {
     const now = this.nowMs();
+    const epoch = this.epoch;
     const held = this.usable(slot.account, slot.window, limitUsd);
     const used = this.options.used(slot.account, slot.window);
     const need = Math.max(used + extraUsd, held);
@@ -232,6 +246,9 @@ export class LeaseBook {
       now: this.iso(now),
       expiresAt: this.iso(now + this.options.ttlMs),
     });
+    // Forgotten meanwhile: the answer may come from the replaced database. Not recorded, and not
+    // a refusal: the caller finds no lease and asks again.
+    if (epoch !== this.epoch) return { leaseUsd: result.leaseUsd ?? 0, roomUsd: result.roomUsd };
     if (result.leaseUsd === null) {
       this.refusals.set(slot.account, slot.window, { roomUsd: result.roomUsd, atMs: now });
       return result;

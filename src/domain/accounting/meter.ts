@@ -142,6 +142,10 @@ class BatchingMeter implements Meter {
     }
   }
 
+  forgetLeases(): void {
+    this.leases.forgetAll();
+  }
+
   release(reservation: Reservation): void {
     if (!this.active.delete(reservation)) return;
     for (const account of reservation.accounts) this.book.unhold(account, reservation.amountUsd);

@@ -173,6 +173,13 @@ export interface Meter {
   usageReader: KeyUsageReader;
   /** The key's own generation (another key's is null); looks in the unflushed queue too. */
   getGeneration(id: string, keyHash: string): Promise<GenerationRecord | null>;
+  /**
+   * The database was restored: budget leases (shares of limits granted against the old spend
+   * counters) are dropped, and the next call of each account asks the restored counters for a new
+   * one. Calls in flight and settled-but-unwritten spend are kept: they happened, and are written
+   * into the restored database.
+   */
+  forgetLeases(): void;
   /** Generations waiting to be written (for the queue-depth gauge). */
   queueDepth(): number;
   /** Writes everything queued; rejects when a batch cannot be written (rows stay queued). */

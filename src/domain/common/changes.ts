@@ -8,10 +8,12 @@
 /**
  * What changed. `keys`: an API or management key (id: its hash). `guardrails`: a guardrail or one
  * of its key or member assignments (id: the guardrail id). `presets`: a preset (id: its id).
+ * `store`: the database as a whole may have been replaced (a restore from a backup); only ever
+ * `null`, so a subscriber checks the store's restore marker to tell a restore from other writes.
  */
-export type ChangeTopic = 'keys' | 'guardrails' | 'presets';
+export type ChangeTopic = 'keys' | 'guardrails' | 'presets' | 'store';
 
-export const CHANGE_TOPICS: readonly ChangeTopic[] = ['keys', 'guardrails', 'presets'];
+export const CHANGE_TOPICS: readonly ChangeTopic[] = ['keys', 'guardrails', 'presets', 'store'];
 
 /**
  * Called with the id of the record that changed, or with `null`: anything in the topic may have
