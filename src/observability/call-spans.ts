@@ -34,6 +34,15 @@ export function outcomeOf(g: GenerationRecord, error: GatewayError | null): Call
   return error !== null || g.finishReason === 'error' ? 'error' : 'success';
 }
 
+const NO_ATTEMPT: AttemptTrace = { answered: () => undefined, failed: () => undefined };
+
+/** A call whose trace is not sampled (the client's traceparent says so): its children would not be either. */
+const NOT_RECORDED: CallTrace = {
+  attempt: () => NO_ATTEMPT,
+  refused: () => undefined,
+  settled: () => undefined,
+};
+
 /** `server.address` / `server.port` of an upstream base URL, parsed once per URL. */
 const servers = new Map<string, Attributes>();
 
@@ -180,7 +189,7 @@ export function startCallSpans(tracer: Tracer, propagator: TextMapPropagator, st
     },
     parent,
   );
-  return new CallSpans(tracer, operation, span);
+  return span.isRecording() ? new CallSpans(tracer, operation, span) : NOT_RECORDED;
 }
 
 function extract(propagator: TextMapPropagator, headers: TraceHeaders): Context {

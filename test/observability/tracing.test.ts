@@ -145,6 +145,22 @@ describe('OpenTelemetry traces of model calls', () => {
     assert.ok(!exported.includes(FAKE_PIECES.slice(1, 4).join('')), 'no streamed text is exported');
   });
 
+  it('a client trace that is not sampled exports no spans', async () => {
+    const unsampled = clientContext(false);
+    const sampled = clientContext();
+    for (const client of [unsampled, sampled]) {
+      const res = await call(gw.server, 'POST', '/chat/completions', {
+        token: gw.apiKey,
+        headers: client.headers,
+        body: { model: 'openai/gpt-test', messages: [{ role: 'user', content: 'hi' }] },
+      });
+      assert.equal(res.status, 200);
+    }
+    // The sampled call came second: once its spans are in, the first call's would be too.
+    const spans = await receiver.waitFor((all) => inTrace(all, sampled.traceId).mine.length >= 2);
+    assert.equal(inTrace(spans, unsampled.traceId).mine.length, 0);
+  });
+
   it('a call without traceparent starts its own trace; a refused one is a span with its outcome', async () => {
     const refused = await call(gw.server, 'POST', '/chat/completions', {
       token: gw.apiKey,
