@@ -200,7 +200,30 @@ describe('OpenTelemetry traces of model calls', () => {
   });
 });
 
-describe('OpenTelemetry traces switched off', () => {
+describe('OpenTelemetry export on close, and switched off', () => {
+  it('closing the server exports the spans still queued', async () => {
+    const receiver = await startOtlpReceiver();
+    // Ten minutes: only the shutdown can have sent them.
+    const gw = await startGateway({
+      dialect: 'sqlite',
+      env: { OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: receiver.url, OTEL_BSP_SCHEDULE_DELAY: '600000' },
+    });
+    const client = clientContext();
+    try {
+      const res = await call(gw.server, 'POST', '/chat/completions', {
+        token: gw.apiKey,
+        headers: client.headers,
+        body: { model: 'openai/gpt-test', messages: [{ role: 'user', content: 'hi' }] },
+      });
+      assert.equal(res.status, 200);
+      assert.equal(inTrace(receiver.spans(), client.traceId).mine.length, 0, 'nothing exported before close');
+    } finally {
+      await gw.close();
+    }
+    assert.equal(inTrace(receiver.spans(), client.traceId).mine.length, 2);
+    await receiver.close();
+  });
+
   it('SWITCHYARD_OTEL=false: the endpoint receives nothing, even after the server closed', async () => {
     const receiver = await startOtlpReceiver();
     const gw = await startGateway({
