@@ -6,6 +6,8 @@ import tseslint from 'typescript-eslint';
 const fastify = ['fastify', 'fastify/*', '@fastify/*'];
 const databases = ['pg', 'pg/*', 'better-sqlite3'];
 const drivers = ['undici', 'undici/*', ...databases];
+/** The OpenTelemetry SDK and API: only src/observability (and the wiring) use them; the gateway gets a port. */
+const telemetry = ['@opentelemetry/*'];
 
 /**
  * One `no-restricted-imports` block per layer: the src/ folders and packages its files may not import.
@@ -66,20 +68,20 @@ export default tseslint.config(
     {
       files: ['src/canonical/**', 'src/domain/**', 'src/filters/**', 'src/catalog/**'],
       folders: ['gateway', 'http', 'store', 'providers', 'upstream'],
-      packages: [...fastify, ...drivers],
+      packages: [...fastify, ...drivers, ...telemetry],
       why: 'pure layers (canonical, domain, filters, catalog) reach neither up into the gateway or HTTP edge nor into a driver',
     },
     {
       files: ['src/providers/**', 'src/upstream/**'],
       folders: ['domain', 'store', 'gateway', 'http'],
-      packages: [...fastify, ...databases],
+      packages: [...fastify, ...databases, ...telemetry],
       why: 'wire formats and transport know nothing of keys, budgets, the store or the HTTP edge',
     },
     {
       files: ['src/gateway/**'],
       folders: ['http', 'store'],
-      packages: [...fastify, ...databases],
-      why: 'the model-call use case sits under the HTTP edge and reaches the store only through domain interfaces',
+      packages: [...fastify, ...databases, ...telemetry],
+      why: 'the model-call use case sits under the HTTP edge and reaches the store only through domain interfaces, and traces only through its CallTracer port',
     },
     {
       files: ['src/store/**'],

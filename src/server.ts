@@ -56,6 +56,11 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
       externalChangeMarker: () => store.externalChangeMarker(),
       log,
     });
+    // The OpenTelemetry SDK is loaded only when tracing is on: off, a call creates no trace objects.
+    const tracer =
+      config.tracing === null
+        ? undefined
+        : (await import('./observability/tracing.js')).createCallTracer({ config: config.tracing, log });
     services = createServices({
       store,
       catalog,
@@ -68,6 +73,7 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
       filtersFailOpen: config.filtersFailOpen,
       log,
       console: config.console,
+      tracer,
     });
     await changeFeed.start();
     const boot = await bootstrap(services, { managementKey: config.managementKey, ownerEmail: config.ownerEmail });

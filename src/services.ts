@@ -15,6 +15,7 @@ import { WorkspaceService } from './domain/workspaces/service.js';
 import { RateBook } from './domain/accounting/rate-book.js';
 import { Gateway } from './gateway/gateway.js';
 import { CallPolicyCache } from './gateway/call-policy-cache.js';
+import type { CallTracer } from './gateway/call-tracer.js';
 import { createProviderRegistry, type ProviderRegistry } from './providers/index.js';
 import type { Store } from './store/index.js';
 import { Metrics } from './observability/metrics.js';
@@ -69,7 +70,7 @@ export interface Services {
   signInThrottle: FailureThrottle;
   /** Reads for `/activity`, `/generations` and the console's overview. */
   analytics: AnalyticsService;
-  /** Flushes the ledger and closes upstream pools (the store is closed by its owner). */
+  /** Flushes the ledger, closes upstream pools and exports queued spans (the store is closed by its owner). */
   close(): Promise<void>;
 }
 
@@ -92,6 +93,8 @@ export interface ServiceOptions {
   log?: (msg: string, err?: unknown) => void;
   /** Console sessions: idle expiry and the failed sign-in throttle (defaults: 12 h; 10 per 15 min). */
   console?: { sessionIdleMs: number; signInMaxFailures: number; signInWindowMs: number };
+  /** Spans of model calls (absent: tracing off); shut down, exporting what is queued, by `close`. */
+  tracer?: CallTracer;
 }
 
 export function createServices(options: ServiceOptions): Services {
@@ -236,6 +239,7 @@ export function createServices(options: ServiceOptions): Services {
       rates,
       filtersFailOpen: options.filtersFailOpen,
       clock,
+      tracer: options.tracer,
       observe: (generation) => {
         recordGeneration(metrics, generation);
         callLog.write(generation);
@@ -271,6 +275,7 @@ export function createServices(options: ServiceOptions): Services {
       await rates.close();
       await meter.close();
       await providers.close();
+      await options.tracer?.shutdown();
     },
   };
 }

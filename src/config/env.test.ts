@@ -15,3 +15,47 @@ describe('loadServerConfig: SWITCHYARD_HEAP_GROWTH_PERCENT', () => {
     }
   });
 });
+
+describe('loadServerConfig: OpenTelemetry tracing', () => {
+  it('is off unless an OTLP endpoint is set or SWITCHYARD_OTEL is true', () => {
+    assert.equal(loadServerConfig({}).tracing, null);
+    assert.equal(loadServerConfig({ OTEL_SERVICE_NAME: 'gw' }).tracing, null);
+    assert.deepEqual(loadServerConfig({ SWITCHYARD_OTEL: '1' }).tracing, {
+      endpoint: 'http://localhost:4318/v1/traces',
+      serviceName: 'switchyard',
+      scheduleDelayMs: 5000,
+    });
+  });
+
+  it('appends /v1/traces to the general endpoint, takes the traces endpoint as given', () => {
+    const general = loadServerConfig({
+      OTEL_EXPORTER_OTLP_ENDPOINT: 'http://collector:4318/',
+      OTEL_SERVICE_NAME: 'gw',
+    });
+    assert.equal(general.tracing?.endpoint, 'http://collector:4318/v1/traces');
+    assert.equal(general.tracing?.serviceName, 'gw');
+    const traces = loadServerConfig({
+      OTEL_EXPORTER_OTLP_ENDPOINT: 'http://collector:4318',
+      OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: 'https://traces.example/otlp',
+      OTEL_BSP_SCHEDULE_DELAY: '100',
+    });
+    assert.equal(traces.tracing?.endpoint, 'https://traces.example/otlp');
+    assert.equal(traces.tracing?.scheduleDelayMs, 100);
+  });
+
+  it('SWITCHYARD_OTEL=false or OTEL_SDK_DISABLED=true turns it off even with an endpoint', () => {
+    const endpoint = { OTEL_EXPORTER_OTLP_ENDPOINT: 'http://collector:4318' };
+    assert.equal(loadServerConfig({ ...endpoint, SWITCHYARD_OTEL: 'false' }).tracing, null);
+    assert.equal(loadServerConfig({ ...endpoint, OTEL_SDK_DISABLED: 'true' }).tracing, null);
+  });
+
+  it('refuses an endpoint that is not an http(s) URL, and the gRPC protocol', () => {
+    for (const bad of ['collector:4318', 'ftp://collector', 'not a url']) {
+      assert.throws(() => loadServerConfig({ OTEL_EXPORTER_OTLP_ENDPOINT: bad }), ConfigError, bad);
+    }
+    assert.throws(
+      () => loadServerConfig({ SWITCHYARD_OTEL: '1', OTEL_EXPORTER_OTLP_PROTOCOL: 'grpc' }),
+      /OTLP over HTTP/,
+    );
+  });
+});

@@ -34,6 +34,17 @@ export interface ServerConfig {
   authFailureMaxAddresses: number;
   /** Which proxies may name the client address (X-Forwarded-For): none, all, or a list of addresses/CIDRs. */
   trustProxy: boolean | string;
+  /** OpenTelemetry traces of model calls; null: off (no SDK loaded, no spans). */
+  tracing: TracingConfig | null;
+}
+
+export interface TracingConfig {
+  /** Where spans are posted (OTLP over HTTP, JSON). */
+  endpoint: string;
+  /** The `service.name` of the exported resource. */
+  serviceName: string;
+  /** How long ended spans wait to be exported together (the batch span processor's delay). */
+  scheduleDelayMs: number;
 }
 
 export class ConfigError extends Error {}
@@ -70,6 +81,50 @@ function trustProxy(raw: string | undefined): boolean | string {
   return value === 'true' ? true : value;
 }
 
+/** The collector's default OTLP/HTTP traces URL, used when tracing is turned on without an endpoint. */
+const DEFAULT_TRACES_ENDPOINT = 'http://localhost:4318/v1/traces';
+
+function httpUrl(name: string, raw: string): string {
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new ConfigError(`${name} must be an http:// or https:// URL`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    throw new ConfigError(`${name} must be an http:// or https:// URL`);
+  }
+  return raw;
+}
+
+/**
+ * Tracing is on when an OTLP endpoint is set or SWITCHYARD_OTEL is true; SWITCHYARD_OTEL=false or
+ * OTEL_SDK_DISABLED=true turns it off whatever else is set. The traces endpoint is taken as
+ * given; the general endpoint gets the traces path appended, as every OpenTelemetry SDK does.
+ */
+function tracingConfig(env: NodeJS.ProcessEnv): TracingConfig | null {
+  if (flag(env, 'OTEL_SDK_DISABLED')) return null;
+  const switched = (env.SWITCHYARD_OTEL ?? '').trim();
+  const on = flag(env, 'SWITCHYARD_OTEL');
+  if (switched !== '' && !on) return null;
+  const traces = env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT || '';
+  const general = env.OTEL_EXPORTER_OTLP_ENDPOINT || '';
+  if (!on && traces === '' && general === '') return null;
+  const protocol = (env.OTEL_EXPORTER_OTLP_TRACES_PROTOCOL || env.OTEL_EXPORTER_OTLP_PROTOCOL || '').trim();
+  if (protocol === 'grpc') {
+    throw new ConfigError('OTEL_EXPORTER_OTLP_PROTOCOL=grpc is not supported: Switchyard exports OTLP over HTTP');
+  }
+  let endpoint = DEFAULT_TRACES_ENDPOINT;
+  if (traces !== '') endpoint = httpUrl('OTEL_EXPORTER_OTLP_TRACES_ENDPOINT', traces);
+  else if (general !== '')
+    endpoint = `${httpUrl('OTEL_EXPORTER_OTLP_ENDPOINT', general).replace(/\/+$/, '')}/v1/traces`;
+  return {
+    endpoint,
+    serviceName: env.OTEL_SERVICE_NAME || 'switchyard',
+    scheduleDelayMs: integer(env, 'OTEL_BSP_SCHEDULE_DELAY', 5000, 1, 600_000),
+  };
+}
+
 export function loadServerConfig(env: NodeJS.ProcessEnv): ServerConfig {
   const databaseUrl = env.SWITCHYARD_DATABASE_URL || 'sqlite:./data/switchyard.db';
   if (!/^(sqlite:|postgres(ql)?:\/\/)/.test(databaseUrl)) {
@@ -100,5 +155,6 @@ export function loadServerConfig(env: NodeJS.ProcessEnv): ServerConfig {
     authFailureWindowMs: integer(env, 'SWITCHYARD_AUTH_FAILURE_WINDOW_MS', 60_000, 1000, 86_400_000),
     authFailureMaxAddresses: integer(env, 'SWITCHYARD_AUTH_FAILURE_MAX_ADDRESSES', 10_000, 1, 10_000_000),
     trustProxy: trustProxy(env.SWITCHYARD_TRUST_PROXY),
+    tracing: tracingConfig(env),
   };
 }

@@ -19,6 +19,7 @@ import type {
 } from '../providers/anthropic/inbound/kind-types.js';
 import type { KeyRecord } from '../domain/keys/types.js';
 import type { GatewayError } from '../errors/index.js';
+import type { TraceHeaders } from './call-tracer.js';
 
 /** Per kind: the canonical request an adapter takes, its answer, and its stream events. */
 export interface KindTypes {
@@ -78,6 +79,8 @@ export interface CallInput<K extends CallKind> extends DecodedCall<K> {
   requestId: string;
   /** Which API surface the call came in on, recorded on its generation. */
   apiType: ApiType;
+  /** The client's request headers, for its trace context (`traceparent`, `tracestate`). */
+  traceHeaders?: TraceHeaders;
   /** Fires when the client goes away: aborts the upstream request. */
   signal: AbortSignal;
   /** Called once the call is accepted: the sink for its answer (JSON or a stream, per `call.stream`). */

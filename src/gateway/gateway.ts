@@ -5,6 +5,7 @@ import { errors, isGatewayError, type GatewayError } from '../errors/index.js';
 import type { ProviderEndpointConfig, ProviderRegistry } from '../providers/index.js';
 import { AttemptsFailed, firstSuccessful, type Attempt, type AttemptOutcome } from './attempts.js';
 import type { AcceptedCall, CallInput, CallSink, KindTypes } from './call.js';
+import { traceAttempts, type CallTrace, type CallTracer } from './call-tracer.js';
 import { costOf, type CallCost } from './cost.js';
 import { prepareCall, type PrepareDeps, type PreparedCall } from './prepare.js';
 import { relabelAnswer, relabelChunk } from './relabel.js';
@@ -17,6 +18,8 @@ export interface GatewayDeps extends PrepareDeps {
    * not throw.
    */
   observe?: (generation: GenerationRecord) => void;
+  /** Spans of model calls and their attempts; absent when tracing is off. */
+  tracer?: CallTracer;
 }
 
 /** What a call came to, filled in as it goes and recorded once when it is settled. */
@@ -31,6 +34,9 @@ interface Outcome {
   upstreamId: string | null;
   firstByteMs: number;
   cancelled: boolean;
+  /** The error the client got after the call was accepted, if any. */
+  error: GatewayError | null;
+  trace: CallTrace | null;
 }
 
 const NO_COST: CallCost = { prompt: 0, completion: 0, total: 0 };
@@ -42,7 +48,11 @@ const NO_COST: CallCost = { prompt: 0, completion: 0, total: 0 };
  * its generation record).
  */
 export class Gateway {
-  constructor(private readonly deps: GatewayDeps) {}
+  private readonly tracer: CallTracer | null;
+
+  constructor(private readonly deps: GatewayDeps) {
+    this.tracer = deps.tracer ?? null;
+  }
 
   /**
    * Runs one model call. Rejects with a GatewayError when the call is refused before it is
@@ -50,7 +60,22 @@ export class Gateway {
    * exactly once, whatever happens, and errors reach the client through the sink.
    */
   async run<K extends CallKind>(input: CallInput<K>): Promise<void> {
-    const call = await prepareCall(this.deps, input);
+    const trace =
+      this.tracer === null
+        ? null
+        : this.tracer.startCall({
+            kind: input.kind,
+            model: input.body.model ?? input.body.models?.[0] ?? '',
+            keyHash: input.key.hash,
+            headers: input.traceHeaders,
+          });
+    let call: PreparedCall<K>;
+    try {
+      call = await prepareCall(this.deps, input);
+    } catch (error) {
+      trace?.refused(error);
+      throw error;
+    }
     const accepted: AcceptedCall = {
       kind: call.kind,
       generationId: call.generationId,
@@ -69,10 +94,15 @@ export class Gateway {
       upstreamId: null,
       firstByteMs: 0,
       cancelled: false,
+      error: null,
+      trace,
     };
     try {
       if (call.stream) await this.stream(call, input.signal, sink, outcome);
       else await this.answer(call, input.signal, sink, outcome);
+    } catch (error) {
+      outcome.error ??= isGatewayError(error) ? error : errors.internal(error);
+      throw error;
     } finally {
       this.settle(call, outcome);
     }
@@ -91,7 +121,9 @@ export class Gateway {
         candidates: call.candidates,
         health: this.deps.health,
         signal,
-        call: (c, endpoint) => send(call.strategy.request(call.body, c.endpoint.upstreamModel), c, endpoint),
+        call: traceAttempts(outcome.trace, (c, endpoint) =>
+          send(call.strategy.request(call.body, c.endpoint.upstreamModel), c, endpoint),
+        ),
       });
       outcome.candidate = done.candidate;
       outcome.attempts = done.attempts;
@@ -101,7 +133,8 @@ export class Gateway {
       outcome.attempts = error instanceof AttemptsFailed ? error.attempts : [];
       outcome.cancelled = signal.aborted;
       const last: unknown = error instanceof AttemptsFailed ? error.last : error;
-      return isGatewayError(last) ? last : errors.internal(last);
+      outcome.error = isGatewayError(last) ? last : errors.internal(last);
+      return outcome.error;
     }
   }
 
@@ -159,8 +192,8 @@ export class Gateway {
       }
     } catch (raw) {
       outcome.finishReason = 'error';
-      if (!signal.aborted)
-        await sink.fail(isGatewayError(raw) ? raw : errors.badGateway('Provider stream failed'), candidate.model.slug);
+      outcome.error = isGatewayError(raw) ? raw : errors.badGateway('Provider stream failed');
+      if (!signal.aborted) await sink.fail(outcome.error, candidate.model.slug);
     }
     outcome.cancelled = signal.aborted;
     if (outcome.usage === null) {
@@ -212,6 +245,7 @@ export class Gateway {
     };
     this.deps.meter.settle(call.reservation, generation);
     this.deps.rates?.addTokens(call.rates, generation.promptTokens + generation.completionTokens);
+    outcome.trace?.settled(generation, outcome.error);
     this.observeSoon(generation);
   }
 

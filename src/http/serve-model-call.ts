@@ -27,6 +27,7 @@ export async function serveModelCall<K extends CallKind, Body>(
     body,
     key: request.principal,
     requestId: request.id,
+    traceHeaders: request.headers,
     apiType: codec.apiType,
     signal: abortOnDisconnect(reply),
     open: (call) => (call.stream ? new SseSink(reply, codec, call, options) : new JsonSink(reply, codec, call)),
