@@ -31,6 +31,8 @@ interface Outcome {
   upstreamId: string | null;
   firstByteMs: number;
   cancelled: boolean;
+  /** Settled already (a JSON answer settles before it is sent); the `finally` then does nothing. */
+  settled: boolean;
 }
 
 const NO_COST: CallCost = { prompt: 0, completion: 0, total: 0 };
@@ -69,6 +71,7 @@ export class Gateway {
       upstreamId: null,
       firstByteMs: 0,
       cancelled: false,
+      settled: false,
     };
     try {
       if (call.stream) await this.stream(call, input.signal, sink, outcome);
@@ -124,6 +127,8 @@ export class Gateway {
     outcome.finishReason = finish.reason;
     outcome.nativeFinishReason = finish.native;
     outcome.upstreamId = value.id;
+    // The charge is in the ledger journal before the answer's first byte goes out (docs/metering.md).
+    this.settle(call, outcome);
     sink.answer(relabelAnswer(value, { generationId: call.generationId, candidate, cost }));
   }
 
@@ -175,6 +180,8 @@ export class Gateway {
 
   /** Records the generation and its cost (the meter's batched ledger), then observes it. Never throws. */
   private settle<K extends CallKind>(call: PreparedCall<K>, outcome: Outcome): void {
+    if (outcome.settled) return;
+    outcome.settled = true;
     const { candidate, usage } = outcome;
     const cost =
       outcome.cost ?? (candidate !== null && usage !== null ? costOf(usage, candidate.endpoint.pricing) : NO_COST);

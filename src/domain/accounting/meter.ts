@@ -5,23 +5,26 @@ import { ReadWriteGate } from './gate.js';
 import { admit, admitFromLeases, GrantFailed } from './admission.js';
 import { budgetSlots, LeaseBook } from './lease-book.js';
 import { SpendBook } from './spend-book.js';
-import { keyBudget, spendAccounts } from './accounts.js';
+import { keyBudget, settledDeltas } from './accounts.js';
 import type {
   Budget,
   GenerationRecord,
+  JournalMark,
   LedgerRepository,
   Meter,
   MeterOptions,
   Reservation,
   SpendDelta,
 } from './types.js';
-import { windowList, windowListAt, windowsAt } from './windows.js';
+import { windowList, windowsAt } from './windows.js';
 
 const LOG_EVERY_N_FAILURES = 40;
 
 interface Queued {
   generation: GenerationRecord;
   deltas: SpendDelta[];
+  /** The journal segment holding it, or null without a journal (or when the append failed). */
+  mark: JournalMark | null;
 }
 
 const money = (value: number): number => (Number.isFinite(value) && value > 0 ? value : 0);
@@ -56,6 +59,7 @@ class BatchingMeter implements Meter {
   private lastError: unknown = null;
   private failures = 0;
   private failedSinceTick = false;
+  private journalFailures = 0;
   private closed = false;
   private readonly timer: NodeJS.Timeout;
   private readonly leaseTimer: NodeJS.Timeout;
@@ -160,22 +164,33 @@ class BatchingMeter implements Meter {
               completionCostUsd: money(generation.completionCostUsd),
               costUsd: money(generation.costUsd),
             };
-      const deltas: SpendDelta[] = [];
-      if (record.costUsd > 0) {
-        const windows = windowListAt(this.options.clock.now());
-        for (const account of spendAccounts(record)) {
-          for (const window of windows) {
-            deltas.push({ generationId: record.id, account, window, amountUsd: record.costUsd, byokUsd: 0 });
-            this.book.addPending(account, window, record.costUsd);
-          }
-        }
-      }
-      this.queue.push({ generation: record, deltas });
+      const now = this.options.clock.now();
+      const deltas = settledDeltas(record, now);
+      for (const d of deltas) this.book.addPending(d.account, d.window, d.amountUsd);
+      this.queue.push({ generation: record, deltas, mark: this.journalAppend(record, now.getTime()) });
       this.unwritten.set(record.id, record);
       // After close() there is no timer: a late settle is written at once.
       if ((this.closed || this.queue.length >= this.maxBatch) && !this.failedSinceTick) void this.drain();
     } catch (error) {
       this.log('meter: settle failed', error);
+    }
+  }
+
+  /** Appends to the journal before the answer ends; a journal that fails is logged, not fatal. */
+  private journalAppend(record: GenerationRecord, settledAtMs: number): JournalMark | null {
+    const journal = this.options.journal;
+    if (journal === undefined) return null;
+    try {
+      return journal.append(record, settledAtMs);
+    } catch (error) {
+      this.journalFailures += 1;
+      if (this.journalFailures === 1 || this.journalFailures % 1000 === 0) {
+        this.log(
+          `meter: ledger journal append failed (${this.journalFailures} so far); those calls are lost if the process crashes before the next batch`,
+          error,
+        );
+      }
+      return null;
     }
   }
 
@@ -199,14 +214,18 @@ class BatchingMeter implements Meter {
     this.closed = true;
     clearInterval(this.timer);
     clearInterval(this.leaseTimer);
+    let clean = true;
     try {
       await this.flush();
     } catch (error) {
-      this.log(
-        `ALARM meter: ${this.unwritten.size} generation(s) could not be written at shutdown and are lost`,
-        error,
-      );
+      clean = false;
+      const fate =
+        this.options.journal === undefined
+          ? 'are lost'
+          : 'stay in the ledger journal and are written at the next start';
+      this.log(`ALARM meter: ${this.unwritten.size} generation(s) could not be written at shutdown and ${fate}`, error);
     }
+    this.options.journal?.close(clean);
     // Unused budget goes back to the other replicas at once (else it would wait for the expiry).
     await this.leases
       .releaseAll()
@@ -215,6 +234,7 @@ class BatchingMeter implements Meter {
 
   private tick(): void {
     this.failedSinceTick = false;
+    this.options.journal?.sync();
     if (this.queue.length > 0) void this.drain();
   }
 
@@ -248,6 +268,7 @@ class BatchingMeter implements Meter {
         }
         for (const q of batch) this.unwritten.delete(q.generation.id);
       });
+      this.journalCommitted(batch);
     } catch (error) {
       this.queue = [...batch, ...this.queue];
       this.onFailure(error);
@@ -256,6 +277,18 @@ class BatchingMeter implements Meter {
     if (this.failures > 0) this.log(`meter: ledger writes recovered after ${this.failures} failed attempt(s)`);
     this.failures = 0;
     return true;
+  }
+
+  private journalCommitted(batch: readonly Queued[]): void {
+    const journal = this.options.journal;
+    if (journal === undefined) return;
+    const marks: JournalMark[] = [];
+    for (const q of batch) if (q.mark !== null) marks.push(q.mark);
+    try {
+      journal.committed(marks);
+    } catch (error) {
+      this.log('meter: ledger journal could not drop committed records (they are replayed harmlessly)', error);
+    }
   }
 
   private onFailure(error: unknown): void {

@@ -1,0 +1,99 @@
+import { readdirSync, readFileSync, unlinkSync } from 'node:fs';
+import { join } from 'node:path';
+import { settledDeltas } from '../../domain/accounting/accounts.js';
+import type { GenerationRecord, LedgerRepository, SpendDelta } from '../../domain/accounting/types.js';
+import { parseSegmentName, processAlive } from './files.js';
+
+export interface ReplayResult {
+  /** Segment files replayed and removed. */
+  files: number;
+  /** Records found in them (each written at most once: the ledger skips stored ids). */
+  records: number;
+  /** Segments left alone: another host's name, or a process that still runs. */
+  skipped: string[];
+}
+
+const BATCH = 200;
+
+const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null;
+
+/**
+ * Whether a journal line's generation has the fields the ledger needs. The journal holds what
+ * `settle` was given, serialised by JSON.stringify; this rejects a line that is torn (a power
+ * loss mid-write) or not ours.
+ */
+function isGeneration(g: unknown): g is GenerationRecord {
+  return (
+    isRecord(g) &&
+    typeof g.id === 'string' &&
+    typeof g.keyHash === 'string' &&
+    typeof g.creatorUserId === 'string' &&
+    typeof g.costUsd === 'number' &&
+    Number.isFinite(g.costUsd) &&
+    g.costUsd >= 0 &&
+    typeof g.createdAt === 'string' &&
+    Array.isArray(g.attempts) &&
+    Array.isArray(g.flags)
+  );
+}
+
+function parseLine(line: string): { generation: GenerationRecord; settledAt: Date } | null {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(line);
+  } catch {
+    return null;
+  }
+  if (!isRecord(parsed) || typeof parsed.t !== 'number' || !isGeneration(parsed.g)) return null;
+  return { generation: parsed.g, settledAt: new Date(parsed.t) };
+}
+
+/**
+ * Writes the journals of dead processes of this host into the store, then removes them: run at
+ * start, before serving. Idempotent: the ledger inserts a generation only once (by id) and adds
+ * spend only for rows it inserted, in the same transaction, so a record already written by its
+ * batch before the crash, or a replay interrupted and run again, is never charged twice.
+ */
+export async function replayLedgerJournals(options: {
+  dir: string;
+  ledger: Pick<LedgerRepository, 'writeBatch'>;
+  host: string;
+  pid: number;
+}): Promise<ReplayResult> {
+  let names: string[];
+  try {
+    names = readdirSync(options.dir);
+  } catch {
+    return { files: 0, records: 0, skipped: [] };
+  }
+  const replay: string[] = [];
+  const skipped: string[] = [];
+  for (const name of names.sort()) {
+    const segment = parseSegmentName(name);
+    if (segment === null) continue;
+    // A segment of a live process is its own business; one of this pid is a dead predecessor's.
+    const mine = segment.host === options.host && (segment.pid === options.pid || !processAlive(segment.pid));
+    (mine ? replay : skipped).push(name);
+  }
+  let records = 0;
+  for (const name of replay) {
+    const path = join(options.dir, name);
+    const seen = new Set<string>();
+    const lines = readFileSync(path, 'utf8').split('\n');
+    for (let i = 0; i < lines.length; i += BATCH) {
+      const generations: GenerationRecord[] = [];
+      const deltas: SpendDelta[] = [];
+      for (const line of lines.slice(i, i + BATCH)) {
+        const entry = line === '' ? null : parseLine(line);
+        if (entry === null || seen.has(entry.generation.id)) continue;
+        seen.add(entry.generation.id);
+        generations.push(entry.generation);
+        deltas.push(...settledDeltas(entry.generation, entry.settledAt));
+      }
+      if (generations.length > 0) await options.ledger.writeBatch(generations, deltas);
+      records += generations.length;
+    }
+    unlinkSync(path);
+  }
+  return { files: replay.length, records, skipped };
+}
