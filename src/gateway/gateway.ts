@@ -4,7 +4,7 @@ import type { RouteCandidate } from '../domain/routing/index.js';
 import { errors, isGatewayError, type GatewayError } from '../errors/index.js';
 import type { ProviderEndpointConfig, ProviderRegistry } from '../providers/index.js';
 import { AttemptsFailed, firstSuccessful, type Attempt, type AttemptOutcome } from './attempts.js';
-import type { AcceptedCall, CallInput, CallSink, KindTypes } from './call.js';
+import type { AcceptedCall, CallInput, CallSink, ChunkOf, KindTypes } from './call.js';
 import { costOf, type CallCost } from './cost.js';
 import { prepareCall, type PrepareDeps, type PreparedCall } from './prepare.js';
 import { relabelAnswer, relabelChunk } from './relabel.js';
@@ -147,6 +147,9 @@ export class Gateway {
     const { candidate } = done;
     const label = { generationId: call.generationId, candidate };
     const streamed: string[] = [];
+    // From the finish reason on, chunks (usage, the format's closing events) wait for the settle.
+    const held: ChunkOf<K>[] = [];
+    let failure: { error: unknown } | null = null;
     outcome.finishReason = null;
     try {
       for await (const chunk of done.value) {
@@ -158,19 +161,34 @@ export class Gateway {
           outcome.usage = chunk.usage;
           outcome.cost = cost = costOf(chunk.usage, candidate.endpoint.pricing);
         }
-        const drained = sink.chunk(relabelChunk(chunk, label, cost));
+        const relabelled = relabelChunk(chunk, label, cost);
+        if (outcome.finishReason !== null) {
+          held.push(relabelled);
+          continue;
+        }
+        const drained = sink.chunk(relabelled);
         if (drained !== undefined) await drained;
         if (signal.aborted) break;
       }
     } catch (raw) {
+      failure = { error: raw };
       outcome.finishReason = 'error';
-      if (!signal.aborted)
-        await sink.fail(isGatewayError(raw) ? raw : errors.badGateway('Provider stream failed'), candidate.model.slug);
     }
     outcome.cancelled = signal.aborted;
     if (outcome.usage === null) {
       const prompt = call.texts.map((t) => t.text).join('\n');
       outcome.usage = estimatedUsage(prompt, streamed.join(''));
+    }
+    // The charge is in the ledger journal before the stream's last event leaves (docs/metering.md).
+    this.settle(call, outcome);
+    for (const chunk of held) {
+      if (signal.aborted) break;
+      const drained = sink.chunk(chunk);
+      if (drained !== undefined) await drained;
+    }
+    if (failure !== null && !signal.aborted) {
+      const error = isGatewayError(failure.error) ? failure.error : errors.badGateway('Provider stream failed');
+      await sink.fail(error, candidate.model.slug);
     }
   }
 
