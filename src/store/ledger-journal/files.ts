@@ -2,16 +2,34 @@ import { createHash } from 'node:crypto';
 import { hostname } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 
-/** One segment file of one process: `ledger-<host>-<pid>-<seq>.jnl`. */
-export const segmentName = (host: string, pid: number, seq: number): string => `ledger-${host}-${pid}-${seq}.jnl`;
-
-const SEGMENT = /^ledger-(.+)-(\d+)-(\d+)\.jnl$/;
-
-export function parseSegmentName(name: string): { host: string; pid: number; seq: number } | null {
-  const m = SEGMENT.exec(name);
-  if (m === null || m[1] === undefined || m[2] === undefined || m[3] === undefined) return null;
-  return { host: m[1], pid: Number(m[2]), seq: Number(m[3]) };
+/** Which journal wrote a segment: its host, its process and the journal instance in that process. */
+export interface SegmentOwner {
+  host: string;
+  pid: number;
+  /** Random per journal: two servers in one process (tests, an in-process restart) never share files. */
+  instance: string;
 }
+
+/** One segment file of one journal: `ledger-<host>-<pid>-<instance>-<seq>.jnl`. */
+export const segmentName = (owner: SegmentOwner, seq: number): string =>
+  `ledger-${owner.host}-${owner.pid}-${owner.instance}-${seq}.jnl`;
+
+const SEGMENT = /^ledger-(.+)-(\d+)-([0-9a-f]+)-(\d+)\.jnl$/;
+
+export function parseSegmentName(name: string): (SegmentOwner & { seq: number }) | null {
+  const m = SEGMENT.exec(name);
+  if (m === null || m[1] === undefined || m[2] === undefined || m[3] === undefined || m[4] === undefined) return null;
+  return { host: m[1], pid: Number(m[2]), instance: m[3], seq: Number(m[4]) };
+}
+
+/** The journal instances open in this process (a segment of one of them is never replayed). */
+const liveInstances = new Set<string>();
+
+export const journalInstances = {
+  add: (instance: string): void => void liveInstances.add(instance),
+  delete: (instance: string): void => void liveInstances.delete(instance),
+  has: (instance: string): boolean => liveInstances.has(instance),
+};
 
 /** This host's name as used in segment names (no path separators). */
 export const journalHost = (): string => hostname().replace(/[^A-Za-z0-9_.-]/g, '_') || 'localhost';

@@ -24,6 +24,9 @@ export async function openLedgerJournal(
       `ledger journal: ${replayed.records} generation(s) from ${replayed.files} segment(s) of a stopped process replayed`,
     );
   }
+  if (replayed.unreadable > 0) {
+    log.note(`ledger journal: skipped ${replayed.unreadable} torn line(s) (a write cut short by the crash)`);
+  }
   if (replayed.skipped.length > 0) {
     log.note(
       `ledger journal: left ${replayed.skipped.length} segment(s) of running processes or other hosts in ${dir}`,
