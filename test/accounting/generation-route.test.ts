@@ -63,7 +63,9 @@ for (const dialect of dialects()) {
     const keys: { hash: string; token: string }[] = [];
 
     before(async () => {
-      server = await startTestServer({ dialect });
+      // Batches are written only by the explicit flushes below: a timer flush between a settle and
+      // the read of the queue (one HTTP round trip, slow on a loaded machine) would empty it.
+      server = await startTestServer({ dialect, env: { SWITCHYARD_LEDGER_FLUSH_MS: '60000' } });
       meter = server.running.services.meter;
       for (const name of ['one', 'two']) {
         const created = await call<{ data: { hash: string }; key: string }>(server, 'POST', '/keys', {
