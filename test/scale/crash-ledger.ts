@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
-import { sql, type Kysely } from 'kysely';
+import type { Kysely } from 'kysely';
 import { generateToken } from '../../src/domain/keys/tokens.js';
 import { openPostgres } from '../../src/store/postgres/connect.js';
 import type { Database } from '../../src/store/schema.js';
@@ -85,24 +85,27 @@ export interface CrashOptions {
   trace?: (line: string) => void;
 }
 
-/** Total cost of the key's stored generations and its lifetime counter, read from the database. */
-async function stored(databaseUrl: string, keyHash: string): Promise<{ rows: number; cost: number; counter: number }> {
+/** The key's stored generation ids, their total cost and its lifetime counter, read from the database. */
+async function stored(
+  databaseUrl: string,
+  keyHash: string,
+): Promise<{ ids: Set<string>; cost: number; counter: number }> {
   const db: Kysely<Database> = databaseUrl.startsWith('sqlite:')
     ? openSqlite(databaseUrl, { checkpointWorker: false }).db
     : openPostgres(databaseUrl).db;
   try {
-    const gen = await db
-      .selectFrom('generations')
-      .select([sql<number>`count(*)`.as('n'), sql<number>`coalesce(sum(cost_usd), 0)`.as('cost')])
-      .where('key_hash', '=', keyHash)
-      .executeTakeFirstOrThrow();
+    const rows = await db.selectFrom('generations').select(['id', 'cost_usd']).where('key_hash', '=', keyHash).execute();
     const counter = await db
       .selectFrom('spend_counters')
       .select('amount_usd')
       .where('account', '=', keyHash)
       .where('window', '=', 'lifetime')
       .executeTakeFirst();
-    return { rows: Number(gen.n), cost: Number(gen.cost), counter: Number(counter?.amount_usd ?? 0) };
+    return {
+      ids: new Set(rows.map((r) => r.id)),
+      cost: rows.reduce((sum, r) => sum + Number(r.cost_usd), 0),
+      counter: Number(counter?.amount_usd ?? 0),
+    };
   } finally {
     await db.destroy();
   }
@@ -173,7 +176,7 @@ export async function crashRounds(options: CrashOptions, rounds: number): Promis
   const trace = (what: string) => options.trace?.(`${what} at ${Math.round(performance.now() - t0)} ms`);
   let child = await startChild(env);
   trace('started');
-  const results: (Omit<CrashRound, 'storedRows' | 'storedCostUsd' | 'counterUsd'> & { hash: string })[] = [];
+  const results: { hash: string; delivered: Map<string, number>; chargedShare: number; replayed: number }[] = [];
   try {
     for (let round = 0; round < rounds; round++) {
       const state = await loadAndKill(child, token, options);
@@ -181,27 +184,33 @@ export async function crashRounds(options: CrashOptions, rounds: number): Promis
       child = await startChild(env);
       trace(`round ${round + 1}: restarted`);
       const replayLine = child.logs.find((l) => l.includes('ledger journal:') && l.includes('replayed'));
-      let recorded = 0;
-      for (const id of state.delivered.keys()) {
-        const res = await request(child, 'GET', `/generation?id=${encodeURIComponent(id)}`, state.apiKey);
-        if (res.status === 200) recorded += 1;
-      }
+      // The key's usage as the restarted server reports it (the spend counters, read through the meter).
       const me = await request<{ data: { usage: number } }>(child, 'GET', '/key', state.apiKey);
       const deliveredCostUsd = [...state.delivered.values()].reduce((a, b) => a + b, 0);
       results.push({
         hash: state.hash,
-        delivered: state.delivered.size,
-        recorded,
+        delivered: state.delivered,
         chargedShare: deliveredCostUsd === 0 ? 1 : Math.min(me.body.data.usage, deliveredCostUsd) / deliveredCostUsd,
-        deliveredCostUsd,
         replayed: Number(/(\d+) generation\(s\)/.exec(replayLine ?? '')?.[1] ?? 0),
       });
     }
     await kill(child, 'SIGTERM');
+    // Each round's key is new, so its rows are what that round's restart found (plus nothing later).
     const out: CrashRound[] = [];
-    for (const { hash, ...r } of results) {
-      const db = await stored(options.databaseUrl, hash);
-      out.push({ ...r, storedRows: db.rows, storedCostUsd: db.cost, counterUsd: db.counter });
+    for (const r of results) {
+      const db = await stored(options.databaseUrl, r.hash);
+      let recorded = 0;
+      for (const id of r.delivered.keys()) if (db.ids.has(id)) recorded += 1;
+      out.push({
+        delivered: r.delivered.size,
+        recorded,
+        chargedShare: r.chargedShare,
+        deliveredCostUsd: [...r.delivered.values()].reduce((a, b) => a + b, 0),
+        replayed: r.replayed,
+        storedRows: db.ids.size,
+        storedCostUsd: db.cost,
+        counterUsd: db.counter,
+      });
     }
     return out;
   } finally {
