@@ -94,7 +94,11 @@ async function stored(
     ? openSqlite(databaseUrl, { checkpointWorker: false }).db
     : openPostgres(databaseUrl).db;
   try {
-    const rows = await db.selectFrom('generations').select(['id', 'cost_usd']).where('key_hash', '=', keyHash).execute();
+    const rows = await db
+      .selectFrom('generations')
+      .select(['id', 'cost_usd'])
+      .where('key_hash', '=', keyHash)
+      .execute();
     const counter = await db
       .selectFrom('spend_counters')
       .select('amount_usd')

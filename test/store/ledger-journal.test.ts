@@ -5,7 +5,9 @@ import { appendFileSync, existsSync, mkdtempSync, readdirSync, rmSync, statSync,
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import type { GenerationRecord, LedgerRepository } from '../../src/domain/accounting/types.js';
+import { createMeter } from '../../src/domain/accounting/meter.js';
+import type { GenerationRecord, LedgerJournal, LedgerRepository } from '../../src/domain/accounting/types.js';
+import { systemClock } from '../../src/domain/common/clock.js';
 import { openStore } from '../../src/store/index.js';
 import { FileLedgerJournal, journalDirectory, replayLedgerJournals } from '../../src/store/ledger-journal/index.js';
 import { segmentName } from '../../src/store/ledger-journal/files.js';
@@ -70,11 +72,14 @@ for (const dialect of dialects()) {
       const path = segmentOf(dir, { pid: await deadPid(), instance: 'aa01' }, gens);
       appendFileSync(path, '{"t":1,"g":{"id":"gen-torn","keyHash":"');
       const result = await replay();
-      assert.deepEqual({ files: result.files, records: result.records, unreadable: result.unreadable }, {
-        files: 1,
-        records: 3,
-        unreadable: 1,
-      });
+      assert.deepEqual(
+        { files: result.files, records: result.records, unreadable: result.unreadable },
+        {
+          files: 1,
+          records: 3,
+          unreadable: 1,
+        },
+      );
       assert.equal(existsSync(path), false);
       for (const g of gens) assert.ok(await store.ledger.findGeneration(g.id));
       assert.ok(near(await lifetime(gens[0]?.keyHash ?? ''), 0.03));
@@ -127,6 +132,41 @@ for (const dialect of dialects()) {
       assert.ok(await store.ledger.findGeneration(own.id));
       rmSync(live);
       rmSync(otherHost);
+    });
+
+    it('the meter: a journal that throws is logged, the call still written; committed records leave the journal', async () => {
+      const logged: string[] = [];
+      const broken: LedgerJournal = {
+        append: () => {
+          throw new Error('ENOSPC');
+        },
+        committed: () => undefined,
+        sync: () => undefined,
+        close: () => undefined,
+      };
+      const gens = records(2);
+      const meter = createMeter({
+        ledger: store.ledger,
+        clock: systemClock,
+        journal: broken,
+        log: (m) => logged.push(m),
+      });
+      for (const g of gens) meter.settle({ accounts: [], amountUsd: 0 }, g);
+      await meter.close();
+      assert.equal(logged.filter((m) => m.includes('journal append failed')).length, 1, logged.join('\n'));
+      for (const g of gens) assert.ok(await store.ledger.findGeneration(g.id));
+
+      const jdir = mkdtempSync(join(tmpdir(), 'sy-journal-meter-'));
+      const journal = new FileLedgerJournal({ dir: join(jdir, 'j'), host: HOST, pid: process.pid });
+      const writing = createMeter({ ledger: store.ledger, clock: systemClock, journal, flushIntervalMs: 60_000 });
+      for (const g of records(3)) writing.settle({ accounts: [], amountUsd: 0 }, g);
+      const [segment] = readdirSync(join(jdir, 'j'));
+      assert.ok(statSync(join(jdir, 'j', segment ?? '')).size > 0, 'appended at settle');
+      await writing.flush();
+      assert.equal(statSync(join(jdir, 'j', segment ?? '')).size, 0, 'emptied once committed');
+      await writing.close();
+      assert.equal(existsSync(join(jdir, 'j')), false);
+      rmSync(jdir, { recursive: true, force: true });
     });
 
     it('a clean close removes the segments and the directory; a committed segment is emptied', async () => {

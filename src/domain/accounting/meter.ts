@@ -6,6 +6,7 @@ import { admit, admitFromLeases, GrantFailed } from './admission.js';
 import { budgetSlots, LeaseBook } from './lease-book.js';
 import { SpendBook } from './spend-book.js';
 import { keyBudget, settledDeltas } from './accounts.js';
+import { MeterJournal } from './meter-journal.js';
 import type {
   Budget,
   GenerationRecord,
@@ -47,6 +48,7 @@ class BatchingMeter implements Meter {
   private readonly book = new SpendBook();
   private readonly gate = new ReadWriteGate();
   private readonly leases: LeaseBook;
+  private readonly journal: MeterJournal;
   private readonly active = new WeakSet<Reservation>();
   private readonly keyBudgets = new WeakMap<KeyRecord, Budget>();
   private maintaining = false;
@@ -59,7 +61,6 @@ class BatchingMeter implements Meter {
   private lastError: unknown = null;
   private failures = 0;
   private failedSinceTick = false;
-  private journalFailures = 0;
   private closed = false;
   private readonly timer: NodeJS.Timeout;
   private readonly leaseTimer: NodeJS.Timeout;
@@ -70,6 +71,7 @@ class BatchingMeter implements Meter {
     this.options = options;
     this.ledger = options.ledger;
     this.maxBatch = Math.max(1, options.maxBatch ?? 200);
+    this.journal = new MeterJournal(options.journal, (msg, err) => this.log(msg, err));
     this.alarmAt = options.queueAlarmAt ?? 100_000;
     this.timer = setInterval(() => this.tick(), Math.max(1, options.flushIntervalMs ?? 250));
     this.timer.unref();
@@ -167,30 +169,12 @@ class BatchingMeter implements Meter {
       const now = this.options.clock.now();
       const deltas = settledDeltas(record, now);
       for (const d of deltas) this.book.addPending(d.account, d.window, d.amountUsd);
-      this.queue.push({ generation: record, deltas, mark: this.journalAppend(record, now.getTime()) });
+      this.queue.push({ generation: record, deltas, mark: this.journal.append(record, now.getTime()) });
       this.unwritten.set(record.id, record);
       // After close() there is no timer: a late settle is written at once.
       if ((this.closed || this.queue.length >= this.maxBatch) && !this.failedSinceTick) void this.drain();
     } catch (error) {
       this.log('meter: settle failed', error);
-    }
-  }
-
-  /** Appends to the journal before the answer ends; a journal that fails is logged, not fatal. */
-  private journalAppend(record: GenerationRecord, settledAtMs: number): JournalMark | null {
-    const journal = this.options.journal;
-    if (journal === undefined) return null;
-    try {
-      return journal.append(record, settledAtMs);
-    } catch (error) {
-      this.journalFailures += 1;
-      if (this.journalFailures === 1 || this.journalFailures % 1000 === 0) {
-        this.log(
-          `meter: ledger journal append failed (${this.journalFailures} so far); those calls are lost if the process crashes before the next batch`,
-          error,
-        );
-      }
-      return null;
     }
   }
 
@@ -219,13 +203,10 @@ class BatchingMeter implements Meter {
       await this.flush();
     } catch (error) {
       clean = false;
-      const fate =
-        this.options.journal === undefined
-          ? 'are lost'
-          : 'stay in the ledger journal and are written at the next start';
+      const fate = !this.journal.enabled ? 'are lost' : 'stay in the ledger journal and are written at the next start';
       this.log(`ALARM meter: ${this.unwritten.size} generation(s) could not be written at shutdown and ${fate}`, error);
     }
-    this.options.journal?.close(clean);
+    this.journal.close(clean);
     // Unused budget goes back to the other replicas at once (else it would wait for the expiry).
     await this.leases
       .releaseAll()
@@ -234,7 +215,7 @@ class BatchingMeter implements Meter {
 
   private tick(): void {
     this.failedSinceTick = false;
-    this.options.journal?.sync();
+    this.journal.sync();
     if (this.queue.length > 0) void this.drain();
   }
 
@@ -268,7 +249,7 @@ class BatchingMeter implements Meter {
         }
         for (const q of batch) this.unwritten.delete(q.generation.id);
       });
-      this.journalCommitted(batch);
+      this.journal.committed(batch.map((q) => q.mark));
     } catch (error) {
       this.queue = [...batch, ...this.queue];
       this.onFailure(error);
@@ -277,18 +258,6 @@ class BatchingMeter implements Meter {
     if (this.failures > 0) this.log(`meter: ledger writes recovered after ${this.failures} failed attempt(s)`);
     this.failures = 0;
     return true;
-  }
-
-  private journalCommitted(batch: readonly Queued[]): void {
-    const journal = this.options.journal;
-    if (journal === undefined) return;
-    const marks: JournalMark[] = [];
-    for (const q of batch) if (q.mark !== null) marks.push(q.mark);
-    try {
-      journal.committed(marks);
-    } catch (error) {
-      this.log('meter: ledger journal could not drop committed records (they are replayed harmlessly)', error);
-    }
   }
 
   private onFailure(error: unknown): void {
