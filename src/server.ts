@@ -9,6 +9,7 @@ import { openStore } from './store/index.js';
 import { openChangeFeed } from './store/open-change-feed.js';
 import type { ChangeFeed } from './domain/common/changes.js';
 import { loadCatalog } from './catalog/index.js';
+import { openLedgerJournal } from './store/ledger-journal/open.js';
 
 /** What a background failure logs: the message and code, never a query's parameters. */
 function errorSummary(err: unknown): { message: string; code?: string } {
@@ -45,6 +46,7 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
   });
   const store = openStore(config.databaseUrl);
   let services: Services | null = null;
+  const startupNotes: string[] = [];
   let changeFeed: ChangeFeed | null = null;
   // Background components (ledger, change feed) log through the app's logger once it exists.
   let logLine: (msg: string, err?: unknown) => void = () => undefined;
@@ -61,10 +63,12 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
       config.tracing === null
         ? undefined
         : (await import('./observability/tracing.js')).createCallTracer({ config: config.tracing, log });
+    const journal = await openLedgerJournal(config, store, { note: (msg) => startupNotes.push(msg), warn: log });
     services = createServices({
       store,
       catalog,
       catalogFile: { path: config.configPath, env: options.env ?? process.env },
+      ledgerJournal: journal ?? undefined,
       clock: options.clock ?? systemClock,
       keyCacheRevalidateMs: config.keyCacheRevalidateMs,
       keyCacheGraceMs: config.keyCacheGraceMs,
@@ -96,6 +100,7 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
       trustProxy: config.trustProxy,
     });
     for (const warning of warnings) app.log.warn({ warning }, 'catalog');
+    for (const note of startupNotes) app.log.info(note);
     logLine = (msg, err) => app.log.warn(err === undefined ? {} : { err: errorSummary(err) }, msg);
     await app.listen({ port: config.port, host: config.host });
     const address = app.server.address();

@@ -23,7 +23,7 @@ import { recordGeneration } from './observability/generation-metrics.js';
 import { registerCoherenceMetrics } from './observability/coherence-metrics.js';
 import type { ChangeFeed } from './domain/common/changes.js';
 import { LocalChangeFeed } from './store/change-feed.js';
-import type { GenerationRecord } from './domain/accounting/types.js';
+import type { GenerationRecord, LedgerJournal } from './domain/accounting/types.js';
 import { ConsoleSessions } from './domain/console/sessions.js';
 import { FailureThrottle } from './domain/common/failure-throttle.js';
 import { AnalyticsService } from './domain/analytics/service.js';
@@ -87,6 +87,8 @@ export interface ServiceOptions {
   /** Started and closed by the caller; default: an in-process feed over the store's change marker. */
   changeFeed?: ChangeFeed;
   ledgerFlushMs?: number;
+  /** The server's ledger journal (src/store/ledger-journal); the CLI settles no calls and has none. */
+  ledgerJournal?: LedgerJournal;
   filtersFailOpen?: boolean;
   /** How often replicas exchange rate-limit counts (default 200 ms): bounds how far they can overshoot together. */
   rateSyncMs?: number;
@@ -120,6 +122,7 @@ export function createServices(options: ServiceOptions): Services {
     ledger: store.ledger,
     clock,
     flushIntervalMs: options.ledgerFlushMs,
+    journal: options.ledgerJournal,
     log: options.log,
     onFlushError: () => metrics.recordLedgerFlushFailure(),
   });

@@ -23,6 +23,11 @@ export interface ServerConfig {
   ledgerFlushMs: number;
   /** Forward a request whose content filter threw, instead of refusing it with 503. */
   filtersFailOpen: boolean;
+  /**
+   * The ledger journal (docs/metering.md): on unless `SWITCHYARD_LEDGER_JOURNAL_DIR=off`; its base
+   * directory, null for the default (the SQLite file's directory, or ./data).
+   */
+  ledgerJournal: { enabled: boolean; baseDir: string | null };
   /** Old-generation growth between full GCs, percent (heap-tuning.ts); 0 keeps V8's heuristics. */
   heapGrowthPercent: number;
   /** The web console: session cookie, idle expiry, sign-in throttle, built files. */
@@ -125,6 +130,12 @@ function tracingConfig(env: NodeJS.ProcessEnv): TracingConfig | null {
   };
 }
 
+function journalSetting(raw: string | undefined): ServerConfig['ledgerJournal'] {
+  const value = (raw ?? '').trim();
+  if (value.toLowerCase() === 'off') return { enabled: false, baseDir: null };
+  return { enabled: true, baseDir: value === '' ? null : value };
+}
+
 export function loadServerConfig(env: NodeJS.ProcessEnv): ServerConfig {
   const databaseUrl = env.SWITCHYARD_DATABASE_URL || 'sqlite:./data/switchyard.db';
   if (!/^(sqlite:|postgres(ql)?:\/\/)/.test(databaseUrl)) {
@@ -156,5 +167,6 @@ export function loadServerConfig(env: NodeJS.ProcessEnv): ServerConfig {
     authFailureMaxAddresses: integer(env, 'SWITCHYARD_AUTH_FAILURE_MAX_ADDRESSES', 10_000, 1, 10_000_000),
     trustProxy: trustProxy(env.SWITCHYARD_TRUST_PROXY),
     tracing: tracingConfig(env),
+    ledgerJournal: journalSetting(env.SWITCHYARD_LEDGER_JOURNAL_DIR),
   };
 }

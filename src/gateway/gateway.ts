@@ -4,7 +4,7 @@ import type { RouteCandidate } from '../domain/routing/index.js';
 import { errors, isGatewayError, type GatewayError } from '../errors/index.js';
 import type { ProviderEndpointConfig, ProviderRegistry } from '../providers/index.js';
 import { AttemptsFailed, firstSuccessful, type Attempt, type AttemptOutcome } from './attempts.js';
-import type { AcceptedCall, CallInput, CallSink, KindTypes } from './call.js';
+import type { AcceptedCall, CallInput, CallSink, ChunkOf, KindTypes } from './call.js';
 import { traceAttempts, type CallTrace, type CallTracer } from './call-tracer.js';
 import { costOf, type CallCost } from './cost.js';
 import { prepareCall, type PrepareDeps, type PreparedCall } from './prepare.js';
@@ -37,6 +37,8 @@ interface Outcome {
   /** The error the client got after the call was accepted, if any. */
   error: GatewayError | null;
   trace: CallTrace | null;
+  /** Settled already (a JSON answer settles before it is sent); the `finally` then does nothing. */
+  settled: boolean;
 }
 
 const NO_COST: CallCost = { prompt: 0, completion: 0, total: 0 };
@@ -96,6 +98,7 @@ export class Gateway {
       cancelled: false,
       error: null,
       trace,
+      settled: false,
     };
     try {
       if (call.stream) await this.stream(call, input.signal, sink, outcome);
@@ -157,6 +160,8 @@ export class Gateway {
     outcome.finishReason = finish.reason;
     outcome.nativeFinishReason = finish.native;
     outcome.upstreamId = value.id;
+    // The charge is in the ledger journal before the answer's first byte goes out (docs/metering.md).
+    this.settle(call, outcome);
     sink.answer(relabelAnswer(value, { generationId: call.generationId, candidate, cost }));
   }
 
@@ -175,6 +180,8 @@ export class Gateway {
     const { candidate } = done;
     const label = { generationId: call.generationId, candidate };
     const streamed: string[] = [];
+    // From the finish reason on, chunks (usage, the format's closing events) wait for the settle.
+    const held: ChunkOf<K>[] = [];
     outcome.finishReason = null;
     try {
       for await (const chunk of done.value) {
@@ -186,20 +193,32 @@ export class Gateway {
           outcome.usage = chunk.usage;
           outcome.cost = cost = costOf(chunk.usage, candidate.endpoint.pricing);
         }
-        const drained = sink.chunk(relabelChunk(chunk, label, cost));
+        const relabelled = relabelChunk(chunk, label, cost);
+        if (outcome.finishReason !== null) {
+          held.push(relabelled);
+          continue;
+        }
+        const drained = sink.chunk(relabelled);
         if (drained !== undefined) await drained;
         if (signal.aborted) break;
       }
     } catch (raw) {
       outcome.finishReason = 'error';
       outcome.error = isGatewayError(raw) ? raw : errors.badGateway('Provider stream failed');
-      if (!signal.aborted) await sink.fail(outcome.error, candidate.model.slug);
     }
     outcome.cancelled = signal.aborted;
     if (outcome.usage === null) {
       const prompt = call.texts.map((t) => t.text).join('\n');
       outcome.usage = estimatedUsage(prompt, streamed.join(''));
     }
+    // The charge is in the ledger journal before the stream's last event leaves (docs/metering.md).
+    this.settle(call, outcome);
+    for (const chunk of held) {
+      if (signal.aborted) break;
+      const drained = sink.chunk(chunk);
+      if (drained !== undefined) await drained;
+    }
+    if (outcome.error !== null && !signal.aborted) await sink.fail(outcome.error, candidate.model.slug);
   }
 
   private adapter(candidate: RouteCandidate) {
@@ -208,6 +227,8 @@ export class Gateway {
 
   /** Records the generation and its cost (the meter's batched ledger), then observes it. Never throws. */
   private settle<K extends CallKind>(call: PreparedCall<K>, outcome: Outcome): void {
+    if (outcome.settled) return;
+    outcome.settled = true;
     const { candidate, usage } = outcome;
     const cost =
       outcome.cost ?? (candidate !== null && usage !== null ? costOf(usage, candidate.endpoint.pricing) : NO_COST);

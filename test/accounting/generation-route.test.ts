@@ -63,9 +63,8 @@ for (const dialect of dialects()) {
     const keys: { hash: string; token: string }[] = [];
 
     before(async () => {
-      // The ledger is written only when a test asks (meter.flush): with the default 250 ms tick, a
-      // loaded machine could write the queue before /metrics is scraped, and the queue depth that
-      // test reads would be gone.
+      // Batches are written only by the explicit flushes below: a timer flush between a settle and
+      // the read of the queue (one HTTP round trip, slow on a loaded machine) would empty it.
       server = await startTestServer({ dialect, env: { SWITCHYARD_LEDGER_FLUSH_MS: '60000' } });
       meter = server.running.services.meter;
       for (const name of ['one', 'two']) {

@@ -3,7 +3,8 @@
  * 1. a behaviour queued with `fake.queue(...)`, 2. the `x-fake-behaviour` header,
  * 3. the model name's last `/` segment (tokens joined with `+`, e.g. `fake/tool-call+no-usage`).
  * Tokens: `fail-<status>`, `slow-first-byte-<ms>`, `chunk-delay-<ms>`, `cut-stream-after-<n>`,
- * `tool-call`, `no-usage`, `hang`, `mid-stream-error`, `invalid-json`, `cache`, `no-done`.
+ * `tool-call`, `no-usage`, `hang`, `mid-stream-error`, `invalid-json`, `cache`, `no-done`,
+ * `end-delay-<ms>` (a stream's last event, then a pause before the body ends).
  */
 export interface FakeBehaviour {
   failStatus: number | null;
@@ -17,6 +18,7 @@ export interface FakeBehaviour {
   invalidJson: boolean;
   cache: boolean;
   noDone: boolean;
+  endDelayMs: number;
 }
 
 export const NORMAL: FakeBehaviour = {
@@ -31,6 +33,7 @@ export const NORMAL: FakeBehaviour = {
   invalidJson: false,
   cache: false,
   noDone: false,
+  endDelayMs: 0,
 };
 
 /** Applies tokens to a behaviour; returns null when no token was recognised. */
@@ -52,6 +55,7 @@ export function parseBehaviour(tokens: string): FakeBehaviour | null {
     else if (token === 'invalid-json') b.invalidJson = true;
     else if (token === 'cache') b.cache = true;
     else if (token === 'no-done') b.noDone = true;
+    else if ((m = /^end-delay-(\d+)$/.exec(token)) !== null) b.endDelayMs = Number(m[1]);
     else hit = false;
     recognised ||= hit;
   }

@@ -213,6 +213,7 @@ export async function startFakeUpstream(): Promise<FakeUpstream> {
       if (res.destroyed) return;
       write();
     }
+    if (b.endDelayMs > 0) await sleep(b.endDelayMs);
     res.end();
   };
 

@@ -1,3 +1,4 @@
+import { tmpdir } from 'node:os';
 import { generateToken } from '../../src/domain/keys/tokens.js';
 import { loadServerConfig } from '../../src/config/env.js';
 import type { Clock } from '../../src/domain/common/clock.js';
@@ -55,6 +56,8 @@ export async function startTestServer(options: TestServerOptions): Promise<TestS
     HOST: '127.0.0.1',
     SWITCHYARD_DATABASE_URL: db.url,
     SWITCHYARD_MANAGEMENT_KEY: managementToken,
+    // The ledger journal sits beside a SQLite file; PostgreSQL's would default to ./data (the checkout).
+    ...(db.url.startsWith('sqlite:') ? {} : { SWITCHYARD_LEDGER_JOURNAL_DIR: tmpdir() }),
     ...options.env,
   });
   const running = await startServer({ config, clock: options.clock, logger: false, extensions: options.extensions });

@@ -1,6 +1,7 @@
 import { errors } from '../../errors/index.js';
 import type { KeyRecord } from '../keys/types.js';
-import type { Budget, GenerationRecord } from './types.js';
+import type { Budget, GenerationRecord, SpendDelta } from './types.js';
+import { windowListAt } from './windows.js';
 
 /**
  * Spend accounts: every settled call adds its cost to its key's account (the key hash) and to
@@ -45,4 +46,21 @@ export function keyBudget(key: KeyRecord, limit: number): Budget {
         estimated_cost: estimateUsd,
       }),
   };
+}
+
+/**
+ * The spend a settled generation adds: its cost in every window of the moment it settled, to its
+ * key's and its member's account. The meter and the journal's replay build them the same way.
+ */
+export function settledDeltas(record: GenerationRecord, settledAt: Date): SpendDelta[] {
+  const deltas: SpendDelta[] = [];
+  if (record.costUsd > 0) {
+    const windows = windowListAt(settledAt);
+    for (const account of spendAccounts(record)) {
+      for (const window of windows) {
+        deltas.push({ generationId: record.id, account, window, amountUsd: record.costUsd, byokUsd: 0 });
+      }
+    }
+  }
+  return deltas;
 }

@@ -5,23 +5,27 @@ import { ReadWriteGate } from './gate.js';
 import { admit, admitFromLeases, GrantFailed } from './admission.js';
 import { budgetSlots, LeaseBook } from './lease-book.js';
 import { SpendBook } from './spend-book.js';
-import { keyBudget, spendAccounts } from './accounts.js';
+import { keyBudget, settledDeltas } from './accounts.js';
+import { MeterJournal } from './meter-journal.js';
 import type {
   Budget,
   GenerationRecord,
+  JournalMark,
   LedgerRepository,
   Meter,
   MeterOptions,
   Reservation,
   SpendDelta,
 } from './types.js';
-import { windowList, windowListAt, windowsAt } from './windows.js';
+import { windowList, windowsAt } from './windows.js';
 
 const LOG_EVERY_N_FAILURES = 40;
 
 interface Queued {
   generation: GenerationRecord;
   deltas: SpendDelta[];
+  /** The journal segment holding it, or null without a journal (or when the append failed). */
+  mark: JournalMark | null;
 }
 
 const money = (value: number): number => (Number.isFinite(value) && value > 0 ? value : 0);
@@ -44,6 +48,7 @@ class BatchingMeter implements Meter {
   private readonly book = new SpendBook();
   private readonly gate = new ReadWriteGate();
   private readonly leases: LeaseBook;
+  private readonly journal: MeterJournal;
   private readonly active = new WeakSet<Reservation>();
   private readonly keyBudgets = new WeakMap<KeyRecord, Budget>();
   private maintaining = false;
@@ -66,6 +71,7 @@ class BatchingMeter implements Meter {
     this.options = options;
     this.ledger = options.ledger;
     this.maxBatch = Math.max(1, options.maxBatch ?? 200);
+    this.journal = new MeterJournal(options.journal, (msg, err) => this.log(msg, err));
     this.alarmAt = options.queueAlarmAt ?? 100_000;
     this.timer = setInterval(() => this.tick(), Math.max(1, options.flushIntervalMs ?? 250));
     this.timer.unref();
@@ -164,17 +170,10 @@ class BatchingMeter implements Meter {
               completionCostUsd: money(generation.completionCostUsd),
               costUsd: money(generation.costUsd),
             };
-      const deltas: SpendDelta[] = [];
-      if (record.costUsd > 0) {
-        const windows = windowListAt(this.options.clock.now());
-        for (const account of spendAccounts(record)) {
-          for (const window of windows) {
-            deltas.push({ generationId: record.id, account, window, amountUsd: record.costUsd, byokUsd: 0 });
-            this.book.addPending(account, window, record.costUsd);
-          }
-        }
-      }
-      this.queue.push({ generation: record, deltas });
+      const now = this.options.clock.now();
+      const deltas = settledDeltas(record, now);
+      for (const d of deltas) this.book.addPending(d.account, d.window, d.amountUsd);
+      this.queue.push({ generation: record, deltas, mark: this.journal.append(record, now.getTime()) });
       this.unwritten.set(record.id, record);
       // After close() there is no timer: a late settle is written at once.
       if ((this.closed || this.queue.length >= this.maxBatch) && !this.failedSinceTick) void this.drain();
@@ -203,14 +202,15 @@ class BatchingMeter implements Meter {
     this.closed = true;
     clearInterval(this.timer);
     clearInterval(this.leaseTimer);
+    let clean = true;
     try {
       await this.flush();
     } catch (error) {
-      this.log(
-        `ALARM meter: ${this.unwritten.size} generation(s) could not be written at shutdown and are lost`,
-        error,
-      );
+      clean = false;
+      const fate = !this.journal.enabled ? 'are lost' : 'stay in the ledger journal and are written at the next start';
+      this.log(`ALARM meter: ${this.unwritten.size} generation(s) could not be written at shutdown and ${fate}`, error);
     }
+    this.journal.close(clean);
     // Unused budget goes back to the other replicas at once (else it would wait for the expiry).
     await this.leases
       .releaseAll()
@@ -219,6 +219,7 @@ class BatchingMeter implements Meter {
 
   private tick(): void {
     this.failedSinceTick = false;
+    this.journal.sync();
     if (this.queue.length > 0) void this.drain();
   }
 
@@ -252,6 +253,7 @@ class BatchingMeter implements Meter {
         }
         for (const q of batch) this.unwritten.delete(q.generation.id);
       });
+      this.journal.committed(batch.map((q) => q.mark));
     } catch (error) {
       this.queue = [...batch, ...this.queue];
       this.onFailure(error);

@@ -207,4 +207,25 @@ export interface MeterOptions {
   log?: (msg: string, err?: unknown) => void;
   /** Called when a batch write fails (e.g. for a failure counter). */
   onFlushError?: (err: unknown) => void;
+  /**
+   * Where each settled generation is appended, synchronously, before `settle` returns (so before
+   * the answer's last byte), and released once its batch committed (docs/metering.md, "The
+   * ledger journal"). Absent: a crash loses what was settled but not yet written.
+   */
+  journal?: LedgerJournal;
+}
+
+/** Which journal segment holds a record; handed back to `committed` after its batch. */
+export type JournalMark = number;
+
+/** A local append-only record of settled generations, replayed at start (src/store/ledger-journal). */
+export interface LedgerJournal {
+  /** Writes the record (one write(2), no fsync) and returns its segment; throws when it cannot. */
+  append(generation: GenerationRecord, settledAtMs: number): JournalMark;
+  /** These records are committed to the store: a segment whose records all are is removed. */
+  committed(marks: readonly JournalMark[]): void;
+  /** Flushes appended records to the disk in the background (fdatasync), once per flush tick. */
+  sync(): void;
+  /** Closes the file; `clean`: everything was committed, so the segments are removed. */
+  close(clean: boolean): void;
 }

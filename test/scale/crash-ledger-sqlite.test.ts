@@ -1,0 +1,3 @@
+import { crashSuite } from './crash-ledger-suite.js';
+
+crashSuite('sqlite');
