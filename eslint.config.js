@@ -31,7 +31,7 @@ function boundaries(layers) {
 }
 
 export default tseslint.config(
-  { ignores: ['dist/**', 'node_modules/**', 'web/dist/**', 'data/**', 'bench/results/**'] },
+  { ignores: ['dist/**', 'node_modules/**', 'web/dist/**', 'data/**', 'bench/results/**', '.tmp/**'] },
   js.configs.recommended,
   ...tseslint.configs.recommendedTypeChecked,
   {
