@@ -68,6 +68,7 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
       filtersFailOpen: config.filtersFailOpen,
       log,
       console: config.console,
+      upstreamLimits: { maxBodyBytes: config.upstreamMaxBodyBytes, maxEventBytes: config.upstreamMaxEventBytes },
     });
     await changeFeed.start();
     const boot = await bootstrap(services, { managementKey: config.managementKey, ownerEmail: config.ownerEmail });
@@ -88,6 +89,7 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
         maxAddresses: config.authFailureMaxAddresses,
       },
       trustProxy: config.trustProxy,
+      clientTimeouts: { headersMs: config.headersTimeoutMs, requestMs: config.requestTimeoutMs },
     });
     for (const warning of warnings) app.log.warn({ warning }, 'catalog');
     logLine = (msg, err) => app.log.warn(err === undefined ? {} : { err: errorSummary(err) }, msg);
