@@ -3,7 +3,9 @@
  * 1. a behaviour queued with `fake.queue(...)`, 2. the `x-fake-behaviour` header,
  * 3. the model name's last `/` segment (tokens joined with `+`, e.g. `fake/tool-call+no-usage`).
  * Tokens: `fail-<status>`, `slow-first-byte-<ms>`, `chunk-delay-<ms>`, `cut-stream-after-<n>`,
- * `tool-call`, `no-usage`, `hang`, `mid-stream-error`, `invalid-json`, `cache`, `no-done`.
+ * `tool-call`, `no-usage`, `hang`, `mid-stream-error`, `invalid-json`, `cache`, `no-done`, and the
+ * faults of `faults.ts`: `garbage`, `huge-body-<bytes>`, `huge-event-<bytes>`,
+ * `huge-first-event-<bytes>`, `hang-after-headers`, `trickle-<ms>`.
  */
 export interface FakeBehaviour {
   failStatus: number | null;
@@ -17,6 +19,13 @@ export interface FakeBehaviour {
   invalidJson: boolean;
   cache: boolean;
   noDone: boolean;
+  garbage: boolean;
+  hugeBodyBytes: number | null;
+  hugeEventBytes: number | null;
+  /** The huge event is the stream's first (else it follows two normal events). */
+  hugeEventFirst: boolean;
+  hangAfterHeaders: boolean;
+  trickleMs: number;
 }
 
 export const NORMAL: FakeBehaviour = {
@@ -31,6 +40,12 @@ export const NORMAL: FakeBehaviour = {
   invalidJson: false,
   cache: false,
   noDone: false,
+  garbage: false,
+  hugeBodyBytes: null,
+  hugeEventBytes: null,
+  hugeEventFirst: false,
+  hangAfterHeaders: false,
+  trickleMs: 0,
 };
 
 /** Applies tokens to a behaviour; returns null when no token was recognised. */
@@ -52,6 +67,13 @@ export function parseBehaviour(tokens: string): FakeBehaviour | null {
     else if (token === 'invalid-json') b.invalidJson = true;
     else if (token === 'cache') b.cache = true;
     else if (token === 'no-done') b.noDone = true;
+    else if (token === 'garbage') b.garbage = true;
+    else if (token === 'hang-after-headers') b.hangAfterHeaders = true;
+    else if ((m = /^huge-body-(\d+)$/.exec(token)) !== null) b.hugeBodyBytes = Number(m[1]);
+    else if ((m = /^huge-(first-)?event-(\d+)$/.exec(token)) !== null) {
+      b.hugeEventBytes = Number(m[2]);
+      b.hugeEventFirst = m[1] !== undefined;
+    } else if ((m = /^trickle-(\d+)$/.exec(token)) !== null) b.trickleMs = Number(m[1]);
     else hit = false;
     recognised ||= hit;
   }
