@@ -60,7 +60,11 @@ export interface FaultGateway {
   close(): Promise<void>;
 }
 
-export async function startFaultGateway(env: Record<string, string> = {}): Promise<FaultGateway> {
+/** `defaultLimits`: keep the product's answer limits (benchmarks) instead of the small test ones. */
+export async function startFaultGateway(
+  env: Record<string, string> = {},
+  options: { defaultLimits?: boolean } = {},
+): Promise<FaultGateway> {
   const fake = await startFakeUpstream();
   const dir = mkdtempSync(join(tmpdir(), 'switchyard-faults-'));
   const configPath = join(dir, 'catalog.json');
@@ -70,8 +74,12 @@ export async function startFaultGateway(env: Record<string, string> = {}): Promi
     databaseUrl: `sqlite:${db.path}`,
     env: {
       SWITCHYARD_CONFIG: configPath,
-      SWITCHYARD_UPSTREAM_MAX_BODY_BYTES: String(LIMITS.maxBodyBytes),
-      SWITCHYARD_UPSTREAM_MAX_EVENT_BYTES: String(LIMITS.maxEventBytes),
+      ...(options.defaultLimits === true
+        ? {}
+        : {
+            SWITCHYARD_UPSTREAM_MAX_BODY_BYTES: String(LIMITS.maxBodyBytes),
+            SWITCHYARD_UPSTREAM_MAX_EVENT_BYTES: String(LIMITS.maxEventBytes),
+          }),
       ...env,
     },
   });
