@@ -3,6 +3,7 @@ import swagger from '@fastify/swagger';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import { frameworkErrors, installErrorHandling } from './http/plugins/error-handler.js';
+import { clientErrorHandler } from './http/plugins/client-errors.js';
 import { installJsonBodyParser } from './http/plugins/json-body.js';
 import { requireKey } from './http/plugins/auth.js';
 import { throttleFailedAuth } from './http/plugins/auth-throttle.js';
@@ -54,6 +55,8 @@ export interface BuildAppOptions {
   /** Failed-authentication throttle per client address (default 20 per minute, 10,000 addresses). */
   authThrottle?: FailureThrottleOptions;
   trustProxy?: boolean | string;
+  /** Slow clients (default 10 s for the headers, 60 s for the whole request; 0: no request limit). */
+  clientTimeouts?: { headersMs: number; requestMs: number };
 }
 
 export interface AppExtension {
@@ -89,6 +92,24 @@ function loggerOptions(logger: FastifyServerOptions['logger']): {
   };
 }
 
+/**
+ * Node checks header and request deadlines on a timer (every 30 s by default, so a slow-header
+ * client used to be cut only after ~90 s): check often enough that a deadline is kept within a
+ * fraction of itself. Only the receiving of a request is timed, never a (streamed) answer.
+ */
+function slowClientOptions(timeouts: { headersMs: number; requestMs: number }): {
+  http: { headersTimeout: number; connectionsCheckingInterval: number };
+  requestTimeout: number;
+} {
+  return {
+    http: {
+      headersTimeout: timeouts.headersMs,
+      connectionsCheckingInterval: Math.max(250, Math.min(2000, Math.floor(timeouts.headersMs / 5))),
+    },
+    requestTimeout: timeouts.requestMs,
+  };
+}
+
 export async function buildApp(options: BuildAppOptions): Promise<FastifyInstance> {
   const { services } = options;
   const logging = loggerOptions(options.logger);
@@ -107,6 +128,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 500 },
     trustProxy: options.trustProxy ?? false,
     frameworkErrors: frameworkErrors(options.bodyLimitBytes),
+    ...slowClientOptions(options.clientTimeouts ?? { headersMs: 10_000, requestMs: 60_000 }),
+    clientErrorHandler,
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   app.setValidatorCompiler(validatorCompiler);

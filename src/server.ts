@@ -78,6 +78,7 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
       log,
       console: config.console,
       tracer,
+      upstreamLimits: { maxBodyBytes: config.upstreamMaxBodyBytes, maxEventBytes: config.upstreamMaxEventBytes },
     });
     await changeFeed.start();
     const boot = await bootstrap(services, { managementKey: config.managementKey, ownerEmail: config.ownerEmail });
@@ -98,6 +99,7 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
         maxAddresses: config.authFailureMaxAddresses,
       },
       trustProxy: config.trustProxy,
+      clientTimeouts: { headersMs: config.headersTimeoutMs, requestMs: config.requestTimeoutMs },
     });
     for (const warning of warnings) app.log.warn({ warning }, 'catalog');
     for (const note of startupNotes) app.log.info(note);

@@ -93,6 +93,8 @@ export interface ServiceOptions {
   /** How often replicas exchange rate-limit counts (default 200 ms): bounds how far they can overshoot together. */
   rateSyncMs?: number;
   log?: (msg: string, err?: unknown) => void;
+  /** Largest upstream JSON answer and single SSE event (defaults: the upstream client's). */
+  upstreamLimits?: { maxBodyBytes: number; maxEventBytes: number };
   /** Console sessions: idle expiry and the failed sign-in throttle (defaults: 12 h; 10 per 15 min). */
   console?: { sessionIdleMs: number; signInMaxFailures: number; signInWindowMs: number };
   /** Spans of model calls (absent: tracing off); shut down, exporting what is queued, by `close`. */
@@ -150,7 +152,7 @@ export function createServices(options: ServiceOptions): Services {
     log: options.log ?? (() => undefined),
   });
   const callLog: CallLogSink = { write: () => undefined };
-  const providers = createProviderRegistry();
+  const providers = createProviderRegistry({ upstream: options.upstreamLimits });
   const health = new EndpointHealth({ now: () => clock.now().getTime() });
   const guardrails = new GuardrailService({
     guardrails: store.guardrails,

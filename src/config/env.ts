@@ -39,6 +39,12 @@ export interface ServerConfig {
   authFailureMaxAddresses: number;
   /** Which proxies may name the client address (X-Forwarded-For): none, all, or a list of addresses/CIDRs. */
   trustProxy: boolean | string;
+  /** Largest upstream JSON answer, and largest single upstream SSE event, accepted (bytes). */
+  upstreamMaxBodyBytes: number;
+  upstreamMaxEventBytes: number;
+  /** A client must send its request headers within this long, its whole request within the second (0: no limit). */
+  headersTimeoutMs: number;
+  requestTimeoutMs: number;
   /** OpenTelemetry traces of model calls; null: off (no SDK loaded, no spans). */
   tracing: TracingConfig | null;
 }
@@ -168,5 +174,20 @@ export function loadServerConfig(env: NodeJS.ProcessEnv): ServerConfig {
     trustProxy: trustProxy(env.SWITCHYARD_TRUST_PROXY),
     tracing: tracingConfig(env),
     ledgerJournal: journalSetting(env.SWITCHYARD_LEDGER_JOURNAL_DIR),
+    upstreamMaxBodyBytes: integer(env, 'SWITCHYARD_UPSTREAM_MAX_BODY_BYTES', 8 * MIB, 1024, 1024 * MIB),
+    upstreamMaxEventBytes: integer(env, 'SWITCHYARD_UPSTREAM_MAX_EVENT_BYTES', MIB, 1024, 1024 * MIB),
+    ...clientTimeouts(env),
   };
+}
+
+const MIB = 1024 * 1024;
+
+/** Slow clients: Node refuses a request timeout shorter than the headers timeout. */
+function clientTimeouts(env: NodeJS.ProcessEnv): { headersTimeoutMs: number; requestTimeoutMs: number } {
+  const headersTimeoutMs = integer(env, 'SWITCHYARD_HEADERS_TIMEOUT_MS', 10_000, 1000, 600_000);
+  const requestTimeoutMs = integer(env, 'SWITCHYARD_REQUEST_TIMEOUT_MS', 60_000, 0, 3_600_000);
+  if (requestTimeoutMs !== 0 && requestTimeoutMs < headersTimeoutMs) {
+    throw new ConfigError('SWITCHYARD_REQUEST_TIMEOUT_MS must be 0 or at least SWITCHYARD_HEADERS_TIMEOUT_MS');
+  }
+  return { headersTimeoutMs, requestTimeoutMs };
 }

@@ -16,7 +16,15 @@ export interface AttemptOutcome<T> {
   firstByteMs: number;
 }
 
-const DEFAULT_TIMEOUTS = { connectMs: 10_000, firstByteMs: 120_000, idleMs: 120_000 };
+/**
+ * Timeouts of a provider whose catalog entry sets none. A healthy API connects in well under a
+ * second; a stream's first byte (headers, then a token, a ping or a keep-alive comment) comes
+ * within seconds even for long prompts, and a non-streamed answer of a few thousand tokens is
+ * whole within a minute; mid-stream, tokens come many times a second and vendors send keep-alive
+ * events during pauses. Longer silences are a stalled upstream: falling back (or failing) beats
+ * holding the client. Reasoning models and long non-streamed answers need the catalog's own values.
+ */
+export const DEFAULT_TIMEOUTS = Object.freeze({ connectMs: 5_000, firstByteMs: 60_000, idleMs: 30_000 });
 
 /** Per catalog provider (a catalog is immutable; a reload builds new provider objects). */
 const configs = new WeakMap<CatalogProvider, ProviderEndpointConfig>();

@@ -1,4 +1,4 @@
-import { UpstreamHttpClient } from '../upstream/index.js';
+import { UpstreamHttpClient, type UpstreamHttpClientOptions } from '../upstream/index.js';
 import { AnthropicAdapter } from './anthropic/adapter.js';
 import { DemoAdapter, type DemoAdapterOptions } from './demo/adapter.js';
 import { OpenAiCompatibleAdapter } from './openai-compatible/adapter.js';
@@ -13,12 +13,14 @@ export interface ProviderRegistry {
 export interface ProviderRegistryOptions {
   /** Share one client (and its pools) with other users; otherwise the registry owns one. */
   http?: UpstreamHttpClient;
+  /** Options of the client the registry creates when none is shared (answer size limits). */
+  upstream?: UpstreamHttpClientOptions;
   demo?: DemoAdapterOptions;
 }
 
 /** The adapters of one gateway instance, sharing one upstream HTTP client. */
 export function createProviderRegistry(options: ProviderRegistryOptions = {}): ProviderRegistry {
-  const http = options.http ?? new UpstreamHttpClient();
+  const http = options.http ?? new UpstreamHttpClient(options.upstream);
   const owns = options.http === undefined;
   const adapters: Record<ProviderKind, ProviderAdapter> = {
     openai: new OpenAiCompatibleAdapter(http),

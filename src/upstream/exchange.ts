@@ -1,27 +1,18 @@
 import type { Dispatcher } from 'undici';
 import { mapTransportError, type TransportErrorContext } from './transport-errors.js';
 import { abortedError, protocolError, timeoutError, type UpstreamError } from './upstream-error.js';
+import { ReadTimer } from './read-timer.js';
+import { UpstreamSseParser, type EventPacedBody } from './sse-body.js';
+import type { UpstreamHeaders, UpstreamResponse } from './response.js';
 
-export type UpstreamHeaders = Record<string, string | string[] | undefined>;
-
-export interface UpstreamResponse {
-  status: number;
-  headers: UpstreamHeaders;
-  /** The body as chunks under the first-byte / idle timers and the abort signal. Single use. */
-  chunks(): AsyncIterable<Buffer>;
-  /** Whole body as text, at most `maxBytes` (default: client limit) or a protocol error. */
-  text(maxBytes?: number): Promise<string>;
-  /** Whole body parsed as JSON (protocol error when it is not JSON). */
-  json(): Promise<unknown>;
-  /** Drops the body and frees the socket. Safe to call more than once. */
-  discard(): void;
-}
+export type { UpstreamHeaders, UpstreamResponse } from './response.js';
 
 export interface ExchangeSettings {
   ctx: TransportErrorContext;
   /** Epoch ms by which the first body byte must have arrived (headers: undici's headersTimeout). */
   firstByteDeadline: number;
   maxBodyBytes: number;
+  maxEventBytes: number;
 }
 
 /** Buffered bytes a reader has not taken yet before the socket is paused (a Readable's 64 KiB). */
@@ -29,20 +20,18 @@ const PAUSE_BYTES = 64 * 1024;
 
 const DONE: IteratorResult<Buffer, undefined> = Object.freeze({ done: true, value: undefined });
 const EMPTY = Buffer.alloc(0);
-function fireTimer(exchange: UpstreamExchange): void {
-  exchange.timerFired();
-}
 
 /**
  * One upstream request as an undici dispatch handler, and its response. Body bytes are kept as
  * the Buffers undici hands over (no Readable, no async iteration when the whole body is read):
- * `text()` of a body that is already complete is one `Buffer.concat` and one decode. The
- * first-byte / idle timer runs only while a reader waits for bytes that have not come, so a small
- * body that arrives with its headers costs no timer at all; it is one Timeout, re-armed with
- * `refresh()`, and the timeout error is built only when it fires. The caller's AbortSignal has
- * one listener for the whole exchange.
+ * `text()` of a body that is already complete is one `Buffer.concat` and one decode. A body whose
+ * declared or received length passes the limit is refused before it is buffered. The timeout
+ * timer runs only while a reader waits for bytes that have not come, so a small body that arrives
+ * with its headers costs no timer at all; progress only moves a deadline (`ReadTimer`), and the
+ * timeout error is built only when it fires. The caller's AbortSignal has one listener for the
+ * whole exchange.
  */
-export class UpstreamExchange implements Dispatcher.DispatchHandler, UpstreamResponse {
+export class UpstreamExchange implements Dispatcher.DispatchHandler, UpstreamResponse, EventPacedBody {
   status = 0;
   headers: UpstreamHeaders = {};
   private controller: Dispatcher.DispatchController | null = null;
@@ -63,8 +52,12 @@ export class UpstreamExchange implements Dispatcher.DispatchHandler, UpstreamRes
   } | null = null;
   private collector: { limit: number; resolve: (text: string) => void; reject: (err: UpstreamError) => void } | null =
     null;
-  private timer: NodeJS.Timeout | null = null;
-  private timerIdle = false;
+  private readonly timer = new ReadTimer(this);
+  /** Epoch ms of the last progress: a body chunk, or with an SSE parser attached a whole event. */
+  private lastProgress = 0;
+  private pacedByEvents = false;
+  /** Epoch ms by which a `text()` read must have the whole body. */
+  private bodyDeadline = 0;
   private listening = false;
 
   constructor(private readonly s: ExchangeSettings) {}
@@ -97,6 +90,10 @@ export class UpstreamExchange implements Dispatcher.DispatchHandler, UpstreamRes
     if (status < 200) return; // 1xx informational
     this.status = status;
     this.headers = headers;
+    if (declaredLength(headers) > this.s.maxBodyBytes && status >= 200 && status < 300) {
+      this.tooLarge(this.s.maxBodyBytes);
+      return;
+    }
     const resolve = this.resolveStart;
     this.resolveStart = null;
     this.rejectStart = null;
@@ -105,6 +102,7 @@ export class UpstreamExchange implements Dispatcher.DispatchHandler, UpstreamRes
 
   onResponseData(controller: Dispatcher.DispatchController, chunk: Buffer): void {
     if (this.discarded) return;
+    if (this.received === 0 || !this.pacedByEvents) this.lastProgress = Date.now();
     this.received += chunk.length;
     const waiter = this.waiter;
     if (waiter !== null) {
@@ -117,14 +115,13 @@ export class UpstreamExchange implements Dispatcher.DispatchHandler, UpstreamRes
     const collector = this.collector;
     if (collector !== null) {
       if (this.buffered > collector.limit) this.tooLarge(collector.limit);
-      else if (this.timer !== null) this.armTimer();
     } else if (this.buffered > PAUSE_BYTES) controller.pause();
   }
 
   onResponseEnd(): void {
     this.ended = true;
     this.stopListening();
-    this.clearTimer();
+    this.timer.clear();
     const waiter = this.waiter;
     if (waiter !== null) {
       this.waiter = null;
@@ -141,15 +138,37 @@ export class UpstreamExchange implements Dispatcher.DispatchHandler, UpstreamRes
     this.fail(mapTransportError(err, this.s.ctx));
   }
 
-  /** Called by the timer: only a reader that is still waiting times out. */
+  /** Called by the timer: only a reader that is still waiting, and is past its deadline, times out. */
   timerFired(): void {
     if (this.waiter === null && this.collector === null) return;
+    const now = Date.now();
+    const deadline = this.deadline();
+    if (now < deadline) {
+      this.timer.ensure(deadline, now);
+      return;
+    }
     const { ctx } = this.s;
     this.fail(
       this.received === 0
         ? timeoutError(ctx.providerId, 'first byte', ctx.timeouts.firstByteMs)
-        : timeoutError(ctx.providerId, 'idle', ctx.timeouts.idleMs),
+        : timeoutError(ctx.providerId, this.collector !== null ? 'body' : 'idle', ctx.timeouts.idleMs),
     );
+  }
+
+  /** An event or comment of an SSE body was completed. */
+  progress(): void {
+    this.lastProgress = Date.now();
+  }
+
+  /** Fails the exchange from outside (an oversized SSE event): frees the socket, rejects readers. */
+  abortWith(err: UpstreamError): void {
+    this.discarded = true;
+    this.fail(err);
+  }
+
+  sseParser(): UpstreamSseParser {
+    this.pacedByEvents = true;
+    return new UpstreamSseParser(this, this.s.ctx.providerId, this.s.maxEventBytes);
   }
 
   chunks(): AsyncIterable<Buffer> {
@@ -172,6 +191,7 @@ export class UpstreamExchange implements Dispatcher.DispatchHandler, UpstreamRes
     if (this.ended) return Promise.resolve(this.drainText());
     return new Promise((resolve, reject) => {
       this.collector = { limit: maxBytes, resolve, reject };
+      this.bodyDeadline = Math.max(this.s.firstByteDeadline, Date.now() + this.s.ctx.timeouts.idleMs);
       this.armTimer();
       this.controller?.resume();
     });
@@ -256,26 +276,18 @@ export class UpstreamExchange implements Dispatcher.DispatchHandler, UpstreamRes
     return err;
   }
 
-  /** First-byte deadline until a byte came, then the idle timeout; one Timeout, refreshed. */
-  private armTimer(): void {
-    if (this.received === 0) {
-      this.clearTimer();
-      this.timer = setTimeout(fireTimer, Math.max(1, this.s.firstByteDeadline - Date.now()), this);
-      this.timerIdle = false;
-    } else if (this.timer !== null && this.timerIdle) {
-      this.timer.refresh();
-    } else {
-      this.clearTimer();
-      this.timer = setTimeout(fireTimer, this.s.ctx.timeouts.idleMs, this);
-      this.timerIdle = true;
-    }
+  /**
+   * When the waiting reader times out: the first-byte deadline until a byte came; then a whole-body
+   * read at its body deadline, a chunk or event reader the idle timeout after the last progress.
+   */
+  private deadline(): number {
+    if (this.received === 0) return this.s.firstByteDeadline;
+    if (this.collector !== null) return this.bodyDeadline;
+    return this.lastProgress + this.s.ctx.timeouts.idleMs;
   }
 
-  private clearTimer(): void {
-    if (this.timer !== null) {
-      clearTimeout(this.timer);
-      this.timer = null;
-    }
+  private armTimer(): void {
+    this.timer.ensure(this.deadline());
   }
 
   private stopListening(): void {
@@ -292,7 +304,7 @@ export class UpstreamExchange implements Dispatcher.DispatchHandler, UpstreamRes
     this.parts = [];
     this.buffered = 0;
     this.stopListening();
-    this.clearTimer();
+    this.timer.clear();
     if (this.controller !== null && !this.controller.aborted) this.controller.abort(err);
     const reject = this.rejectStart;
     this.resolveStart = null;
@@ -309,4 +321,11 @@ export class UpstreamExchange implements Dispatcher.DispatchHandler, UpstreamRes
       collector.reject(err);
     }
   }
+}
+
+/** The content-length an upstream declared (0 when absent or unreadable). */
+function declaredLength(headers: UpstreamHeaders): number {
+  const raw = headers['content-length'];
+  const value = typeof raw === 'string' ? Number(raw) : NaN;
+  return Number.isFinite(value) ? value : 0;
 }

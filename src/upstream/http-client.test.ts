@@ -4,6 +4,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { UpstreamHttpClient, type UpstreamCall } from './http-client.js';
 import { isUpstreamError, type UpstreamError } from './upstream-error.js';
+import { upstreamEvents } from './sse-body.js';
 
 /** Each test answers through its own path: `/<name>` → handler. */
 const handlers = new Map<string, (req: IncomingMessage, res: ServerResponse) => void>();
@@ -219,4 +220,72 @@ test('a finished body keeps the socket for the next call', async () => {
   }
   await own.close();
   assert.equal(ports.size, 1);
+});
+
+test('a declared content-length over the body limit fails at the headers, before any byte is buffered', async () => {
+  handlers.set('declared', (_req, res) => {
+    res.writeHead(200, { 'content-length': '5000' });
+    res.write('x'.repeat(100));
+  });
+  const small = new UpstreamHttpClient({ maxBodyBytes: 1000 });
+  const err = await failure(small.send(call('declared')));
+  await small.close();
+  assert.equal(err.kind, 'protocol');
+  assert.equal(err.status, 502);
+  await closed.get('declared');
+});
+
+test('an SSE event over the event limit fails the exchange with a protocol error and closes the connection', async () => {
+  handlers.set('big-event', (_req, res) => {
+    res.writeHead(200, { 'content-type': 'text/event-stream' });
+    res.write('data: {"ok":1}\n\n');
+    const tick = () => (res.destroyed ? undefined : (res.write('y'.repeat(400)), setTimeout(tick, 5)));
+    res.write('data: ');
+    tick();
+  });
+  const small = new UpstreamHttpClient({ maxEventBytes: 1000 });
+  const res = await small.send(call('big-event'));
+  const events = [];
+  const err = await failure(
+    (async () => {
+      for await (const event of upstreamEvents(res)) events.push(event);
+    })(),
+  );
+  await small.close();
+  assert.equal(events.length, 1);
+  assert.equal(err.kind, 'protocol');
+  assert.match(err.message, /event exceeds 1000 bytes/);
+  await closed.get('big-event');
+});
+
+test('an SSE body that trickles bytes without completing an event times out as idle', async () => {
+  handlers.set('trickle-sse', (_req, res) => {
+    res.writeHead(200, { 'content-type': 'text/event-stream' });
+    res.write(': keep-alive\n\n');
+    const tick = () => (res.destroyed ? undefined : (res.write('x'), setTimeout(tick, 20)));
+    res.write('data: ');
+    tick();
+  });
+  const res = await client.send(call('trickle-sse'));
+  const err = await failure(
+    (async () => {
+      for await (const _event of upstreamEvents(res));
+    })(),
+  );
+  assert.equal(err.kind, 'timeout');
+  assert.match(err.message, /idle/);
+  await closed.get('trickle-sse');
+});
+
+test('a JSON body that trickles must still be complete within the idle timeout of the read', async () => {
+  handlers.set('trickle-json', (_req, res) => {
+    res.writeHead(200, { 'content-type': 'application/json' });
+    const tick = () => (res.destroyed ? undefined : (res.write(' '), setTimeout(tick, 20)));
+    tick();
+  });
+  const res = await client.send(call('trickle-json', { timeouts: { connectMs: 1000, firstByteMs: 100, idleMs: 300 } }));
+  const err = await failure(res.json());
+  assert.equal(err.kind, 'timeout');
+  assert.match(err.message, /body/);
+  await closed.get('trickle-json');
 });

@@ -31,9 +31,18 @@ export interface UpstreamCall {
 
 export interface UpstreamHttpClientOptions extends UpstreamPoolOptions {
   pools?: UpstreamPools;
-  /** Largest non-stream body accepted (default 32 MiB). */
+  /** Largest non-stream (JSON) body accepted (default DEFAULT_MAX_BODY_BYTES). */
   maxBodyBytes?: number;
+  /** Largest single SSE event accepted (default DEFAULT_MAX_EVENT_BYTES). */
+  maxEventBytes?: number;
 }
+
+/**
+ * An answer over these limits fails as an upstream protocol error (502, or an error chunk once
+ * streaming): a faulty or hostile upstream cannot make one call hold more than about this much.
+ */
+export const DEFAULT_MAX_BODY_BYTES = 8 * 1024 * 1024;
+export const DEFAULT_MAX_EVENT_BYTES = 1024 * 1024;
 
 const ERROR_BODY_BYTES = 64 * 1024;
 
@@ -42,13 +51,15 @@ export class UpstreamHttpClient {
   private readonly pools: UpstreamPools;
   private readonly ownsPools: boolean;
   private readonly maxBodyBytes: number;
+  private readonly maxEventBytes: number;
   private readonly targets = new Map<string, { origin: string; path: string }>();
   private readonly mergedHeaders = new WeakMap<Readonly<Record<string, string>>, Readonly<Record<string, string>>>();
 
   constructor(options: UpstreamHttpClientOptions = {}) {
     this.pools = options.pools ?? new UpstreamPools(options);
     this.ownsPools = options.pools === undefined;
-    this.maxBodyBytes = options.maxBodyBytes ?? 32 * 1024 * 1024;
+    this.maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
+    this.maxEventBytes = options.maxEventBytes ?? DEFAULT_MAX_EVENT_BYTES;
   }
 
   /**
@@ -78,6 +89,7 @@ export class UpstreamHttpClient {
       ctx,
       firstByteDeadline: Date.now() + call.timeouts.firstByteMs,
       maxBodyBytes: this.maxBodyBytes,
+      maxEventBytes: this.maxEventBytes,
     });
     const started = exchange.started();
     const headers = this.headersFor(call);

@@ -4,3 +4,4 @@ export * from './pools.js';
 export * from './http-client.js';
 export * from './error-body.js';
 export { mapTransportError } from './transport-errors.js';
+export * from './sse-body.js';

@@ -14,9 +14,11 @@ export interface SseEvent {
 }
 
 export interface SseParserOptions {
-  /** Upper bound on one pending line plus event data, in characters (default 16 MiB). */
+  /** Upper bound on one pending line plus event data, in characters (default 1 MiB). */
   maxEventChars?: number;
   onComment?: (text: string) => void;
+  /** The error thrown when an event outgrows `maxEventChars` (default SseEventTooLargeError). */
+  tooLarge?: (limit: number) => Error;
 }
 
 const LF = 10;
@@ -36,6 +38,7 @@ export class SseParser {
   private bom = true;
   private readonly maxEventChars: number;
   private readonly onComment: ((text: string) => void) | undefined;
+  private readonly tooLarge: ((limit: number) => Error) | undefined;
   private pending = '';
   private data: string[] = [];
   private dataChars = 0;
@@ -46,8 +49,9 @@ export class SseParser {
   private out: SseEvent[] = [];
 
   constructor(options: SseParserOptions = {}) {
-    this.maxEventChars = options.maxEventChars ?? 16 * 1024 * 1024;
+    this.maxEventChars = options.maxEventChars ?? 1024 * 1024;
     this.onComment = options.onComment;
+    this.tooLarge = options.tooLarge;
   }
 
   /** Feeds bytes or text; returns the events completed by this chunk. */
@@ -136,8 +140,7 @@ export class SseParser {
   private keepRest(text: string, start: number): void {
     if (start < text.length) {
       this.pending += start === 0 ? text : text.slice(start);
-      if (this.pending.length + this.dataChars > this.maxEventChars)
-        throw new SseEventTooLargeError(this.maxEventChars);
+      if (this.pending.length + this.dataChars > this.maxEventChars) this.overLimit();
     }
   }
 
@@ -182,7 +185,15 @@ export class SseParser {
   private addData(value: string): void {
     this.data.push(value);
     this.dataChars += value.length + 1;
-    if (this.dataChars > this.maxEventChars) throw new SseEventTooLargeError(this.maxEventChars);
+    if (this.dataChars > this.maxEventChars) this.overLimit();
+  }
+
+  /** Drops what the oversized event holds (the parser is unusable after this) and throws. */
+  private overLimit(): never {
+    this.pending = '';
+    this.data = [];
+    this.dataChars = 0;
+    throw this.tooLarge?.(this.maxEventChars) ?? new SseEventTooLargeError(this.maxEventChars);
   }
 
   private dispatch(): void {

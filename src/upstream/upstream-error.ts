@@ -209,7 +209,11 @@ export function protocolError(providerId: string, message: string, cause?: unkno
   });
 }
 
-export function timeoutError(providerId: string, phase: 'connect' | 'first byte' | 'idle', ms: number): UpstreamError {
+export function timeoutError(
+  providerId: string,
+  phase: 'connect' | 'first byte' | 'idle' | 'body',
+  ms: number,
+): UpstreamError {
   return new UpstreamError({
     kind: 'timeout',
     status: 408,

@@ -4,7 +4,9 @@
  * 3. the model name's last `/` segment (tokens joined with `+`, e.g. `fake/tool-call+no-usage`).
  * Tokens: `fail-<status>`, `slow-first-byte-<ms>`, `chunk-delay-<ms>`, `cut-stream-after-<n>`,
  * `tool-call`, `no-usage`, `hang`, `mid-stream-error`, `invalid-json`, `cache`, `no-done`,
- * `end-delay-<ms>` (a stream's last event, then a pause before the body ends).
+ * `end-delay-<ms>` (a stream's last event, then a pause before the body ends), and the
+ * faults of `faults.ts`: `garbage`, `huge-body-<bytes>`, `huge-event-<bytes>`,
+ * `huge-first-event-<bytes>`, `hang-after-headers`, `trickle-<ms>`.
  */
 export interface FakeBehaviour {
   failStatus: number | null;
@@ -19,6 +21,13 @@ export interface FakeBehaviour {
   cache: boolean;
   noDone: boolean;
   endDelayMs: number;
+  garbage: boolean;
+  hugeBodyBytes: number | null;
+  hugeEventBytes: number | null;
+  /** The huge event is the stream's first (else it follows two normal events). */
+  hugeEventFirst: boolean;
+  hangAfterHeaders: boolean;
+  trickleMs: number;
 }
 
 export const NORMAL: FakeBehaviour = {
@@ -34,6 +43,12 @@ export const NORMAL: FakeBehaviour = {
   cache: false,
   noDone: false,
   endDelayMs: 0,
+  garbage: false,
+  hugeBodyBytes: null,
+  hugeEventBytes: null,
+  hugeEventFirst: false,
+  hangAfterHeaders: false,
+  trickleMs: 0,
 };
 
 /** Applies tokens to a behaviour; returns null when no token was recognised. */
@@ -56,6 +71,13 @@ export function parseBehaviour(tokens: string): FakeBehaviour | null {
     else if (token === 'cache') b.cache = true;
     else if (token === 'no-done') b.noDone = true;
     else if ((m = /^end-delay-(\d+)$/.exec(token)) !== null) b.endDelayMs = Number(m[1]);
+    else if (token === 'garbage') b.garbage = true;
+    else if (token === 'hang-after-headers') b.hangAfterHeaders = true;
+    else if ((m = /^huge-body-(\d+)$/.exec(token)) !== null) b.hugeBodyBytes = Number(m[1]);
+    else if ((m = /^huge-(first-)?event-(\d+)$/.exec(token)) !== null) {
+      b.hugeEventBytes = Number(m[2]);
+      b.hugeEventFirst = m[1] !== undefined;
+    } else if ((m = /^trickle-(\d+)$/.exec(token)) !== null) b.trickleMs = Number(m[1]);
     else hit = false;
     recognised ||= hit;
   }

@@ -9,6 +9,7 @@ import {
   writeAnthropicEvent,
 } from './anthropic-wire.js';
 import { embeddingsJson } from './embeddings-wire.js';
+import { answerFault } from './faults.js';
 import { NORMAL, parseBehaviour, type FakeBehaviour } from './behaviour.js';
 import type { Json } from './json.js';
 import {
@@ -158,6 +159,7 @@ export async function startFakeUpstream(): Promise<FakeUpstream> {
       res.end(body.stream === true ? 'data: {not json\n\n' : '{"id": "broken"');
       return;
     }
+    if (wire !== 'openai-embeddings' && (await answerFault(res, wire, body, b))) return;
     if (body.stream === true) {
       await stream(res, wire, body, b);
       return;

@@ -15,6 +15,8 @@ export interface ChildServer {
   fdCount(): number;
   /** Asks the child to run a full GC (it is started with --expose-gc) and waits for it. */
   gc(): Promise<void>;
+  /** The child's `process.memoryUsage()` (heap, external and array buffers next to the RSS). */
+  memory(): Promise<NodeJS.MemoryUsage>;
   stop(): Promise<void>;
 }
 
@@ -74,6 +76,16 @@ export async function startChildServer(options: {
         };
         child.on('message', onMessage);
         child.send('gc');
+      }),
+    memory: () =>
+      new Promise<NodeJS.MemoryUsage>((resolve) => {
+        const onMessage = (msg: unknown) => {
+          if (typeof msg !== 'object' || msg === null || !('memory' in msg)) return;
+          child.off('message', onMessage);
+          resolve(msg.memory as NodeJS.MemoryUsage);
+        };
+        child.on('message', onMessage);
+        child.send('memory');
       }),
     stop: async () => {
       if (child.exitCode === null && child.connected) child.send('stop');

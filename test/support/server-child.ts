@@ -22,6 +22,7 @@ process.on('message', (msg: unknown) => {
     globalThis.gc();
     process.send?.('gc-done');
   }
+  if (msg === 'memory') process.send?.({ memory: process.memoryUsage() });
 });
 process.on('disconnect', stop);
 process.on('SIGTERM', stop);

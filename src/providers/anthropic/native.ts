@@ -2,7 +2,7 @@ import type { CanonicalUsage } from '../../canonical/index.js';
 import {
   failFromResponse,
   fromHttpStatus,
-  parseSse,
+  upstreamEvents,
   protocolError,
   type UpstreamHttpClient,
   type UpstreamResponse,
@@ -75,7 +75,7 @@ export async function* nativeEvents(
 ): AsyncGenerator<NativeEvent, void, undefined> {
   let counts: AnthropicUsageCounts = ZERO_USAGE;
   let stopped = false;
-  for await (const sse of parseSse(res.chunks())) {
+  for await (const sse of upstreamEvents(res)) {
     if (stopped) continue; // drain so the socket can be reused
     let data: unknown;
     try {

@@ -1,5 +1,5 @@
 import type { CanonicalChunk, CanonicalDelta } from '../../canonical/index.js';
-import { fromHttpStatus, parseSse, protocolError, type UpstreamResponse } from '../../upstream/index.js';
+import { fromHttpStatus, upstreamEvents, protocolError, type UpstreamResponse } from '../../upstream/index.js';
 import { int, isRecord, nowSeconds, str, type JsonRecord } from '../json.js';
 import {
   canonicalUsage,
@@ -72,7 +72,7 @@ export async function* anthropicChunks(
     if (native !== undefined && first !== undefined) first.native_finish_reason = native;
     return c;
   };
-  for await (const event of parseSse(res.chunks())) {
+  for await (const event of upstreamEvents(res)) {
     if (st.stopped) continue; // drain so the socket can be reused
     let data: unknown;
     try {

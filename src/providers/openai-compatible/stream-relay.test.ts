@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { isUpstreamError, type UpstreamResponse } from '../../upstream/index.js';
+import { isUpstreamError, UpstreamSseParser, type UpstreamResponse } from '../../upstream/index.js';
 import type { ProviderEndpointConfig } from '../types.js';
 import { str } from '../json.js';
 import { relayOpenAiStream } from './stream-relay.js';
@@ -32,6 +32,7 @@ function body(
     status: 200,
     headers: {},
     chunks,
+    sseParser: () => new UpstreamSseParser({ progress: () => undefined, abortWith: () => undefined }, 'p', 1024),
     text: () => Promise.reject(new Error('unused')),
     json: () => Promise.reject(new Error('unused')),
     discard: () => undefined,

@@ -1,5 +1,5 @@
 import type { CanonicalUsage } from '../../canonical/index.js';
-import { protocolError, SseParser, type SseEvent, type UpstreamResponse } from '../../upstream/index.js';
+import { protocolError, type SseEvent, type UpstreamResponse, type UpstreamSseParser } from '../../upstream/index.js';
 import type { JsonRecord } from '../json.js';
 import type { ProviderEndpointConfig } from '../types.js';
 import type { ClosableIterator } from '../primed-stream.js';
@@ -52,7 +52,7 @@ export function relayOpenAiStream<T>(options: RelayOptions<T>): ClosableIterator
 
 class OpenAiRelay<T> implements ClosableIterator<T> {
   private readonly body: AsyncIterator<Buffer>;
-  private readonly parser = new SseParser();
+  private readonly parser: UpstreamSseParser;
   private events: SseEvent[] = NO_EVENTS;
   private index = 0;
   private usage: CanonicalUsage | null = null;
@@ -63,11 +63,15 @@ class OpenAiRelay<T> implements ClosableIterator<T> {
   /** The last chunk went out, or the stream failed / was closed: nothing more to hand out. */
   private over = false;
   private readonly onChunk = (step: IteratorResult<Buffer>): Promise<IteratorResult<T, void>> => {
-    if (step.done === true) {
-      this.bodyEnded = true;
-      this.events = this.parser.end();
-    } else {
-      this.events = this.parser.push(step.value);
+    try {
+      if (step.done === true) {
+        this.bodyEnded = true;
+        this.events = this.parser.end();
+      } else {
+        this.events = this.parser.push(step.value);
+      }
+    } catch (err) {
+      return this.failed(err); // an event over the limit: the exchange is already failed
     }
     this.index = 0;
     return this.next();
@@ -75,6 +79,7 @@ class OpenAiRelay<T> implements ClosableIterator<T> {
   private readonly onBodyError = (err: unknown): Promise<IteratorResult<T, void>> => this.failed(err);
 
   constructor(private readonly o: RelayOptions<T>) {
+    this.parser = o.res.sseParser();
     this.body = o.res.chunks()[Symbol.asyncIterator]();
   }
 
