@@ -247,14 +247,12 @@ describe('switchyard backup and restore (SQLite, server running)', () => {
     assert.equal((await runCli(['backup', old], env)).code, 0);
     const db = new BetterSqlite3(old);
     // Undo the last migration, as a backup taken before it shipped would be.
-    db.exec(`DROP TABLE rate_counts;
-      ALTER TABLE guardrails DROP COLUMN tokens_per_minute;
-      ALTER TABLE guardrails DROP COLUMN requests_per_minute;
-      DELETE FROM kysely_migration WHERE name = '009-rate-limits';`);
+    db.exec(`DROP TABLE usage_rollups_daily;
+      DELETE FROM kysely_migration WHERE name = '010-daily-rollups';`);
     db.close();
     const restored = await runCli(['restore', old, '--yes'], env);
     assert.equal(restored.code, 0, restored.err);
-    assert.match(restored.out, /applied migrations: 009-rate-limits/);
+    assert.match(restored.out, /applied migrations: 010-daily-rollups/);
     assert.equal(
       (await chat(key.body.key, 'demo/echo')).status,
       200,

@@ -50,6 +50,11 @@ function isEnvelope(text: string, status: number, path: string): boolean {
   }
 }
 
+/** The API path a request reaches: fetch resolves dot segments (`..`, `%2e%2e`) before it sends. */
+function reachedPath(api: string, url: string): string {
+  return new URL(`${api}${url}`).pathname.slice(new URL(api).pathname.length);
+}
+
 async function fixtures(server: TestServer): Promise<{ hints: GenContext['hints']; apiKey: string }> {
   const token = server.managementToken;
   const post = async (path: string, body: unknown) => {
@@ -158,7 +163,7 @@ export function fuzzSuite(dialect: TestDialect, skip: string | null = null): voi
             const label = describeRequest(req);
             if (res.status >= 500)
               findings.push({ what: 'server error', request: label, detail: `${res.status} ${text.slice(0, 200)}` });
-            if (res.status >= 400 && !isEnvelope(text, res.status, req.url)) {
+            if (res.status >= 400 && !isEnvelope(text, res.status, reachedPath(server.api, req.url))) {
               findings.push({
                 what: 'not the envelope',
                 request: label,
