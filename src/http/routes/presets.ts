@@ -1,3 +1,4 @@
+import type { FastifyRequest } from 'fastify';
 import { PresetCreateBodySchema } from '../../domain/presets/config-schema.js';
 import type { PresetService } from '../../domain/presets/service.js';
 import { errorResponses, pageOf } from '../schemas/common.js';
@@ -86,6 +87,22 @@ export function presetReadRoutes(app: App, presets: PresetService): void {
 
 /** Preset writes: management key. */
 export function presetWriteRoutes(app: App, presets: PresetService): void {
+  /** A new version from a chat body: the create routes differ only in how they read theirs. */
+  const saveFrom = async (
+    request: Pick<FastifyRequest, 'principal'> & { params: { slug: string }; query: { workspace_id?: string } },
+    body: Readonly<Record<string, unknown>>,
+  ) => {
+    const workspaceId = await presets.workspaceFor(request.principal, request.query.workspace_id);
+    const saved = await presets.saveVersion({
+      workspaceId,
+      slug: request.params.slug,
+      body,
+      creatorUserId: request.principal.creatorUserId,
+      ctx: writeContext(request),
+    });
+    return { data: presentResolvedPreset(saved) };
+  };
+
   app.post('/presets/:slug/chat/completions', {
     schema: {
       tags,
@@ -95,17 +112,7 @@ export function presetWriteRoutes(app: App, presets: PresetService): void {
       body: PresetCreateBodySchema,
       response: { 200: PresetEnvelope, ...errorResponses(400, 401, 403, 404, 409, 500) },
     },
-    handler: async (request) => {
-      const workspaceId = await presets.workspaceFor(request.principal, request.query.workspace_id);
-      const saved = await presets.saveVersion({
-        workspaceId,
-        slug: request.params.slug,
-        body: request.body,
-        creatorUserId: request.principal.creatorUserId,
-        ctx: writeContext(request),
-      });
-      return { data: presentResolvedPreset(saved) };
-    },
+    handler: (request) => saveFrom(request, request.body),
   });
 
   app.post('/presets/:slug/responses', {
@@ -117,19 +124,8 @@ export function presetWriteRoutes(app: App, presets: PresetService): void {
       body: ResponsesRequestSchema,
       response: { 200: PresetEnvelope, ...errorResponses(400, 401, 403, 404, 409, 500) },
     },
-    handler: async (request) => {
-      const workspaceId = await presets.workspaceFor(request.principal, request.query.workspace_id);
-      // The Responses body as the chat body it means: `instructions` becomes the system prompt.
-      const { body } = decodeResponsesRequest(request.body, { inputRequired: false });
-      const saved = await presets.saveVersion({
-        workspaceId,
-        slug: request.params.slug,
-        body,
-        creatorUserId: request.principal.creatorUserId,
-        ctx: writeContext(request),
-      });
-      return { data: presentResolvedPreset(saved) };
-    },
+    // The Responses body as the chat body it means: `instructions` becomes the system prompt.
+    handler: (request) => saveFrom(request, decodeResponsesRequest(request.body, { inputRequired: false }).body),
   });
 
   app.post('/presets/:slug/messages', {
@@ -141,8 +137,7 @@ export function presetWriteRoutes(app: App, presets: PresetService): void {
       body: PresetMessagesBody,
       response: { 200: PresetEnvelope, ...errorResponses(400, 401, 403, 404, 409, 500) },
     },
-    handler: async (request) => {
-      const workspaceId = await presets.workspaceFor(request.principal, request.query.workspace_id);
+    handler: (request) => {
       // The Messages body as the chat body it means: `system` becomes the system prompt,
       // `stop_sequences` the stop list, tools and thinking their chat forms.
       const { messages = [], max_tokens, ...rest } = request.body;
@@ -152,14 +147,7 @@ export function presetWriteRoutes(app: App, presets: PresetService): void {
       // Switchyard's routing fields are not Anthropic's: the decoder leaves them, the preset keeps them.
       if (rest.models !== undefined) decoded.models = rest.models;
       if (rest.provider !== undefined) decoded.provider = rest.provider;
-      const saved = await presets.saveVersion({
-        workspaceId,
-        slug: request.params.slug,
-        body: decoded,
-        creatorUserId: request.principal.creatorUserId,
-        ctx: writeContext(request),
-      });
-      return { data: presentResolvedPreset(saved) };
+      return saveFrom(request, decoded);
     },
   });
 
