@@ -25,10 +25,12 @@ RUN if [ -n "$EXTRA_CA_CERTS" ]; then export NODE_EXTRA_CA_CERTS="$EXTRA_CA_CERT
  && npm ci --prefer-offline --no-audit --no-fund --ignore-scripts \
  && npm rebuild better-sqlite3 re2
 COPY . .
+# The gateway and the web console it serves at /console/ (web/dist), then production deps only.
 RUN npx tsc -p tsconfig.json \
+ && npm run build:web \
  && npm prune --omit=dev --ignore-scripts --no-audit --no-fund
 
-# --- runtime stage: node, the compiled gateway and its production dependencies; no compilers ---
+# --- runtime stage: node, the compiled gateway, its console and production dependencies; no compilers ---
 FROM ${BASE_IMAGE}
 ENV NODE_ENV=production \
     HOST=0.0.0.0 \
@@ -38,6 +40,7 @@ WORKDIR /app
 COPY --from=build /app/package.json ./
 COPY --from=build /app/node_modules ./node_modules
 COPY --from=build /app/dist/src ./dist/src
+COPY --from=build /app/web/dist ./web/dist
 COPY --from=build /app/examples ./examples
 # SQLite lives in /data (a volume); the gateway runs as the unprivileged `node` user (uid 1000).
 RUN mkdir -p /data && chown node:node /data

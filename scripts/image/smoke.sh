@@ -75,7 +75,7 @@ run node -p 'process.versions.node' | grep -q '^20\.' || { echo "image smoke: no
 
 # The image's command, as `docker run` would start it (chroot isolation shares this host's network).
 port="$(node -e "const s=require('net').createServer();s.listen(0,'127.0.0.1',()=>{console.log(s.address().port);s.close()})")"
-entrypoint="$(inspect '{{join .Docker.Config.Entrypoint " "}} {{join .Docker.Config.Cmd " "}}')"
+entrypoint="$(inspect '{{range .Docker.Config.Entrypoint}}{{.}} {{end}}{{range .Docker.Config.Cmd}}{{.}} {{end}}')"
 # shellcheck disable=SC2086 # the image's entrypoint and command, word-split as docker does
 buildah "${STORAGE[@]}" run --isolation chroot --env "PORT=$port" --env HOST=127.0.0.1 "$ctr" -- $entrypoint \
   >"$work/server.log" 2>&1 &
@@ -96,6 +96,8 @@ answer="$(curl -sfN "$sy/api/v1/chat/completions" -H "Authorization: Bearer $key
   -d '{"model":"demo/echo","stream":true,"messages":[{"role":"user","content":"Hello"}]}')"
 echo "$answer" | grep -q 'data: \[DONE\]' || { echo "$answer" >&2; echo "image smoke: the demo call failed" >&2; exit 1; }
 echo "=== [image] first call served from the image (demo/echo, streamed)"
+curl -sf "$sy/console/" | grep -q '<div id="app"' || { echo "image smoke: the console is not served from the image" >&2; exit 1; }
+echo "=== [image] the console is served at /console/"
 
 # SIGTERM to node, as `docker stop` sends it to the container's PID 1: it finishes and exits 0.
 descendants() {
