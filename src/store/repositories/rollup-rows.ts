@@ -43,6 +43,19 @@ export const DAILY_ROLLUP_KEY_COLUMNS = [
   'upstream_model',
 ] as const;
 
+/** A new rollup row's summed columns, all zero. */
+const zeroSums = (): Record<(typeof ROLLUP_SUM_COLUMNS)[number], number> => ({
+  requests: 0,
+  errors: 0,
+  cancelled: 0,
+  flagged: 0,
+  prompt_tokens: 0,
+  completion_tokens: 0,
+  reasoning_tokens: 0,
+  cost_usd: 0,
+  generation_time_ms: 0,
+});
+
 export interface RollupSum extends UsageRollupsTable {
   prompt_tokens: number;
   completion_tokens: number;
@@ -75,15 +88,7 @@ export function rollupSums(generations: readonly GenerationRecord[], inserted: R
         model: g.model,
         provider_id: g.providerId,
         upstream_model: g.upstreamModel,
-        requests: 0,
-        errors: 0,
-        cancelled: 0,
-        flagged: 0,
-        prompt_tokens: 0,
-        completion_tokens: 0,
-        reasoning_tokens: 0,
-        cost_usd: 0,
-        generation_time_ms: 0,
+        ...zeroSums(),
       };
       byKey.set(id, sum);
     }
@@ -118,15 +123,7 @@ export function dailySums(hourly: readonly RollupSum[]): DailyRollupSum[] {
         model: h.model,
         provider_id: h.provider_id,
         upstream_model: h.upstream_model,
-        requests: 0,
-        errors: 0,
-        cancelled: 0,
-        flagged: 0,
-        prompt_tokens: 0,
-        completion_tokens: 0,
-        reasoning_tokens: 0,
-        cost_usd: 0,
-        generation_time_ms: 0,
+        ...zeroSums(),
       };
       byKey.set(id, sum);
     }
