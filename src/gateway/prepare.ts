@@ -97,7 +97,7 @@ export async function prepareCall<K extends CallKind>(
     kind,
     key,
     body: input.body,
-    merge: strategy.mergePreset?.bind(strategy),
+    merge: strategy.mergePreset,
   });
   let body = applied.body;
   strategy.check(body);

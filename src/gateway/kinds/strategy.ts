@@ -23,7 +23,7 @@ export interface KindStrategy<K extends CallKind> {
    * Folds a preset version into a body that no longer names the preset: the preset fills what the
    * body leaves out, its system prompt comes first. Absent: the kind takes no preset.
    */
-  mergePreset?(body: BodyOf<K>, version: PresetVersionRecord): BodyOf<K>;
+  readonly mergePreset?: (body: BodyOf<K>, version: PresetVersionRecord) => BodyOf<K>;
   /** Rules the body schema cannot say (a 400 naming the field). */
   check(body: BodyOf<K>): void;
   /** Every text the call sends: screened by content filters, counted for estimates. */
