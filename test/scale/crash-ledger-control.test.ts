@@ -1,0 +1,3 @@
+import { crashControl } from './crash-ledger-suite.js';
+
+crashControl('sqlite');
