@@ -2,7 +2,7 @@ import { estimatedUsage, type CallKind, type CanonicalUsage } from '../canonical
 import type { GenerationRecord } from '../domain/accounting/types.js';
 import type { RouteCandidate } from '../domain/routing/index.js';
 import { errors, isGatewayError, type GatewayError } from '../errors/index.js';
-import type { ProviderEndpointConfig, ProviderRegistry } from '../providers/index.js';
+import type { ProviderEndpointConfig } from '../providers/index.js';
 import { AttemptsFailed, firstSuccessful, type Attempt, type AttemptOutcome } from './attempts.js';
 import type { AcceptedCall, CallInput, CallSink, ChunkOf, KindTypes } from './call.js';
 import { traceAttempts, type CallTrace, type CallTracer } from './call-tracer.js';
@@ -11,7 +11,6 @@ import { prepareCall, type PrepareDeps, type PreparedCall } from './prepare.js';
 import { relabelAnswer, relabelChunk } from './relabel.js';
 
 export interface GatewayDeps extends PrepareDeps {
-  providers: ProviderRegistry;
   /**
    * Told of every settled generation (metrics, the call log), after the current I/O turn: the
    * answer is written first, so formatting the log line is not part of the call's latency. Must

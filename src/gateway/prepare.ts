@@ -16,6 +16,7 @@ import {
 } from '../domain/routing/index.js';
 import { errors } from '../errors/index.js';
 import type { TextSegment } from '../filters/index.js';
+import type { ProviderRegistry } from '../providers/index.js';
 import type { CallPolicy, CallPolicyResolver } from './call-policy.js';
 import { screenRequest } from './content-scan.js';
 import { estimateCost } from './cost.js';
@@ -23,6 +24,7 @@ import { STRATEGIES, type BodyOf, type KindStrategy } from './kinds/index.js';
 
 export interface PrepareDeps {
   catalog: Catalog;
+  providers: ProviderRegistry;
   health: EndpointHealth;
   meter: Meter;
   policy: CallPolicyResolver;
@@ -84,8 +86,8 @@ function policyRefusal(refusal: RouteRefusal, policy: CallPolicy) {
 
 /**
  * Accepts or refuses a call: preset merged, body rules, provider preferences, the key's
- * guardrail policy, the routing plan narrowed by it, content filters, then the budget
- * reservation. Throws a GatewayError (nothing reserved, nothing recorded) when refused.
+ * guardrail policy, the routing plan narrowed by it, content filters, the candidates that can
+ * carry the body, then the budget reservation. Throws a GatewayError (nothing reserved, nothing recorded) when refused.
  */
 export async function prepareCall<K extends CallKind>(
   deps: PrepareDeps,
@@ -143,10 +145,11 @@ export async function prepareCall<K extends CallKind>(
     flags = screened.flags;
     texts = screened.texts;
   } else texts = strategy.texts(body).segments;
+  const candidates = strategy.carriers?.(body, plan.candidates, deps.providers) ?? plan.candidates;
   const estimate = estimateCost({
     promptChars: promptChars(texts),
     maxTokens: strategy.maxOutputTokens(body),
-    candidates: plan.candidates,
+    candidates,
   });
   const rates = deps.rates === undefined ? NO_RATE_ADMISSION : await deps.rates.admit(policy.rateLimits);
   let reservation: Reservation;
@@ -164,7 +167,7 @@ export async function prepareCall<K extends CallKind>(
     texts,
     preset: applied.preset,
     flags,
-    candidates: plan.candidates,
+    candidates,
     reservation,
     rates,
     generationId: newGenerationId(),

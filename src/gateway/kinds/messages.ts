@@ -29,6 +29,11 @@ function upstreamBody(body: MessagesRequestBody): JsonRecord {
   return out;
 }
 
+/** Whether this adapter takes the body as it is (otherwise it is translated into a chat). */
+function takesNatively(adapter: ProviderAdapter, stream: boolean): boolean {
+  return (stream ? adapter.messagesStream : adapter.messages) !== undefined;
+}
+
 function chatRequest(body: MessagesRequestBody): CanonicalChatRequest {
   return { ...decodeMessagesRequest(body), extra: {} };
 }
@@ -104,6 +109,19 @@ export const messagesStrategy: KindStrategy<'messages'> = {
   kind: 'messages',
   mergePreset: mergePresetIntoMessages,
   check: () => undefined,
+  carriers(body, candidates, providers) {
+    const stream = body.stream === true;
+    const native = candidates.filter((c) => takesNatively(providers.get(c.provider.kind), stream));
+    if (native.length === candidates.length) return candidates;
+    try {
+      decodeMessagesRequest(body);
+      return candidates;
+    } catch (error) {
+      // Blocks only an Anthropic upstream reads: the call goes to those that can, or is refused.
+      if (native.length === 0) throw error;
+      return native;
+    }
+  },
   texts: messagesTexts,
   maxOutputTokens: (body) => body.max_tokens,
   request: (body, upstreamModel) => ({ body: { ...body, model: upstreamModel } }),
