@@ -2,7 +2,9 @@
 // burst in the same run. The gateway runs in its own process (fresh SQLite file) over the fake
 // upstream (in this process). Per phase: `--calls` model calls over `--concurrency` connections,
 // a mix of JSON and SSE on the OpenAI and Anthropic wires; RSS is sampled every 20 ms. Printed:
-// RSS before, peak and after (after a full GC and a 1 s pause), per phase.
+// RSS before, peak and after (after a full GC and a 1 s pause), per phase. The warm-up (a healthy
+// burst, then a cut stream per surface) loads what loads once: the tokenizer a cut stream's usage
+// estimate needs is a fixed table, not something a burst leaves behind.
 //   healthy: normal answers;
 //   faulty:  garbage, 50 MB JSON bodies, 50 MB single SSE events (first and mid-stream), hangs
 //            (no headers; headers then nothing), trickles and resets mid-body, in turn.
@@ -10,9 +12,10 @@
 // `--max-body 33554432 --max-event 16777216` for the limits the gateway had before they were configurable.
 //
 //   npx tsc -p tsconfig.json && node dist/bench/fault-burst-bench.js [--calls 300] [--concurrency 50]
-//     [--max-body <bytes>] [--max-event <bytes>]
+//     [--max-body <bytes>] [--max-event <bytes>] [--dialect sqlite|postgres|both]
 import { parseArgs } from 'node:util';
-import { modelCall, startFaultGateway, SURFACES, type FaultGateway } from '../test/faults/fault-kit.js';
+import { createDatabase, startPostgres } from '../test/harness/postgres.js';
+import { modelCall, startFaultGateway, SURFACES, loadTokenizer, type FaultGateway } from '../test/faults/fault-kit.js';
 
 const { values } = parseArgs({
   options: {
@@ -21,8 +24,10 @@ const { values } = parseArgs({
     'max-body': { type: 'string' },
     'max-event': { type: 'string' },
     faults: { type: 'string' },
+    dialect: { type: 'string', default: 'sqlite' },
   },
 });
+const DIALECTS = values.dialect === 'both' ? ['sqlite', 'postgres'] : [values.dialect];
 const CALLS = Number(values.calls);
 const CONCURRENCY = Number(values.concurrency);
 const HUGE = 50 * 1024 * 1024;
@@ -75,29 +80,45 @@ if (values['max-event'] !== undefined) env.SWITCHYARD_UPSTREAM_MAX_EVENT_BYTES =
 // glibc allocator tuning (MALLOC_ARENA_MAX, MALLOC_TRIM_THRESHOLD_, …) reaches the gateway process.
 for (const [name, value] of Object.entries(process.env))
   if (name.startsWith('MALLOC_') && value !== undefined) env[name] = value;
-const gw = await startFaultGateway(env, { defaultLimits: true });
-try {
-  await burst(gw, false); // warm-up: JIT, pools, caches
-  const rows: string[] = [];
-  for (const faulty of [false, true]) {
-    const before = await settled(gw);
-    const started = performance.now();
-    const { statuses, peak } = await burst(gw, faulty);
-    const seconds = (performance.now() - started) / 1000;
-    const after = await settled(gw);
-    rows.push(
-      `${faulty ? 'faulty ' : 'healthy'}: before ${mb(before)}, peak ${mb(peak)}, after ${mb(after)} ` +
-        `(after − before ${mb(after - before)}); ${CALLS} calls in ${seconds.toFixed(1)} s, answers ${JSON.stringify(statuses)}`,
-    );
-    console.log(rows.at(-1));
-    const m = await gw.server.memory();
-    console.log(
-      `  after: heap used ${mb(m.heapUsed)} of ${mb(m.heapTotal)}, external ${mb(m.external)}, array buffers ${mb(m.arrayBuffers)}`,
-    );
+
+/** The healthy and the faulty burst on one database, printed as they finish. */
+async function phases(dialect: string, postgresUrl?: string): Promise<void> {
+  const gw = await startFaultGateway(env, { defaultLimits: true, postgresUrl });
+  try {
+    console.log(`${dialect}:`);
+    await burst(gw, false); // warm-up: JIT, pools, caches
+    await loadTokenizer(gw); // loaded once, on the first answer without usage
+    for (const faulty of [false, true]) {
+      const before = await settled(gw);
+      const started = performance.now();
+      const { statuses, peak } = await burst(gw, faulty);
+      const seconds = (performance.now() - started) / 1000;
+      const after = await settled(gw);
+      console.log(
+        `  ${faulty ? 'faulty ' : 'healthy'}: before ${mb(before)}, peak ${mb(peak)}, after ${mb(after)} ` +
+          `(after − before ${mb(after - before)}); ${CALLS} calls in ${seconds.toFixed(1)} s, answers ${JSON.stringify(statuses)}`,
+      );
+      const m = await gw.server.memory();
+      console.log(
+        `    after: heap used ${mb(m.heapUsed)} of ${mb(m.heapTotal)}, external ${mb(m.external)}, array buffers ${mb(m.arrayBuffers)}`,
+      );
+    }
+  } finally {
+    await gw.close();
   }
-  console.log(
-    `limits: body ${values['max-body'] ?? 'default'}, event ${values['max-event'] ?? 'default'}; concurrency ${CONCURRENCY}`,
-  );
-} finally {
-  await gw.close();
 }
+
+for (const dialect of DIALECTS) {
+  if (dialect === 'sqlite') await phases(dialect);
+  else {
+    const pg = await startPostgres();
+    try {
+      await phases(dialect, await createDatabase(pg.url, 'fault_burst_bench'));
+    } finally {
+      await pg.stop();
+    }
+  }
+}
+console.log(
+  `limits: body ${values['max-body'] ?? 'default'}, event ${values['max-event'] ?? 'default'}; concurrency ${CONCURRENCY}`,
+);

@@ -60,10 +60,13 @@ export interface FaultGateway {
   close(): Promise<void>;
 }
 
-/** `defaultLimits`: keep the product's answer limits (benchmarks) instead of the small test ones. */
+/**
+ * `defaultLimits`: keep the product's answer limits (benchmarks) instead of the small test ones.
+ * `postgresUrl`: a PostgreSQL database instead of a fresh SQLite file.
+ */
 export async function startFaultGateway(
   env: Record<string, string> = {},
-  options: { defaultLimits?: boolean } = {},
+  options: { defaultLimits?: boolean; postgresUrl?: string } = {},
 ): Promise<FaultGateway> {
   const fake = await startFakeUpstream();
   const dir = mkdtempSync(join(tmpdir(), 'switchyard-faults-'));
@@ -71,9 +74,10 @@ export async function startFaultGateway(
   writeFileSync(configPath, JSON.stringify(catalog(fake.url)));
   const db = tempSqlitePath('faults.db');
   const server = await startChildServer({
-    databaseUrl: `sqlite:${db.path}`,
+    databaseUrl: options.postgresUrl ?? `sqlite:${db.path}`,
     env: {
       SWITCHYARD_CONFIG: configPath,
+      SWITCHYARD_LEDGER_JOURNAL_DIR: dir,
       ...(options.defaultLimits === true
         ? {}
         : {
@@ -156,6 +160,15 @@ export async function modelCall(
     out.json = JSON.parse(text) as Record<string, unknown>;
   }
   return out;
+}
+
+/**
+ * One cut stream per surface: its usage is estimated with the tokenizer, which the gateway loads
+ * once, on first need (a fixed table of tens of MB). Loading it before a burst is measured makes
+ * the burst show what faults leave behind rather than that one-time load.
+ */
+export async function loadTokenizer(gw: FaultGateway): Promise<void> {
+  for (const surface of SURFACES) await modelCall(gw, surface, { stream: true, fault: 'cut-stream-after-2' });
 }
 
 /** Polls `read` until it is at most `bound` (or the time is up); returns the last reading. */
