@@ -4,6 +4,7 @@
  * 3. the model name's last `/` segment (tokens joined with `+`, e.g. `fake/tool-call+no-usage`).
  * Tokens: `fail-<status>`, `slow-first-byte-<ms>`, `chunk-delay-<ms>`, `cut-stream-after-<n>`,
  * `tool-call`, `no-usage`, `hang`, `mid-stream-error`, `invalid-json`, `cache`, `no-done`,
+ * `no-finish` (an OpenAI stream whose chunks never set a finish reason, ended by `[DONE]`),
  * `end-delay-<ms>` (a stream's last event, then a pause before the body ends), and the
  * faults of `faults.ts`: `garbage`, `huge-body-<bytes>`, `huge-event-<bytes>`,
  * `huge-first-event-<bytes>`, `hang-after-headers`, `trickle-<ms>`.
@@ -20,6 +21,7 @@ export interface FakeBehaviour {
   invalidJson: boolean;
   cache: boolean;
   noDone: boolean;
+  noFinish: boolean;
   endDelayMs: number;
   garbage: boolean;
   hugeBodyBytes: number | null;
@@ -42,6 +44,7 @@ export const NORMAL: FakeBehaviour = {
   invalidJson: false,
   cache: false,
   noDone: false,
+  noFinish: false,
   endDelayMs: 0,
   garbage: false,
   hugeBodyBytes: null,
@@ -70,6 +73,7 @@ export function parseBehaviour(tokens: string): FakeBehaviour | null {
     else if (token === 'invalid-json') b.invalidJson = true;
     else if (token === 'cache') b.cache = true;
     else if (token === 'no-done') b.noDone = true;
+    else if (token === 'no-finish') b.noFinish = true;
     else if ((m = /^end-delay-(\d+)$/.exec(token)) !== null) b.endDelayMs = Number(m[1]);
     else if (token === 'garbage') b.garbage = true;
     else if (token === 'hang-after-headers') b.hangAfterHeaders = true;

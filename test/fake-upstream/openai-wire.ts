@@ -143,7 +143,8 @@ export function chatEvents(body: Json, b: FakeBehaviour): Json[] {
     for (const piece of FAKE_PIECES)
       events.push({ ...base, choices: [{ index: 0, delta: { content: piece }, finish_reason: null }] });
   }
-  events.push({ ...base, choices: [{ index: 0, delta: {}, finish_reason: b.toolCall ? 'tool_calls' : 'stop' }] });
+  if (!b.noFinish)
+    events.push({ ...base, choices: [{ index: 0, delta: {}, finish_reason: b.toolCall ? 'tool_calls' : 'stop' }] });
   const opts = body.stream_options;
   const wantsUsage = typeof opts === 'object' && opts !== null && (opts as Json).include_usage === true;
   if (wantsUsage && !b.noUsage) events.push({ ...base, choices: [], usage: usage(b) });

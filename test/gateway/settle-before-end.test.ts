@@ -41,10 +41,10 @@ describe('a call is settled before its answer ends, on every surface', () => {
   after(() => gw.close());
 
   /** Sends one call; returns its body and the trail's settle and first `marker` write positions. */
-  const order = async (path: string, body: Record<string, unknown>, marker: string) => {
+  const order = async (path: string, body: Record<string, unknown>, marker: string, upstream = '') => {
     trail.length = 0;
     // The upstream pauses after its last event: what the gateway wrote of it by then has left.
-    gw.fake.queue('end-delay-100');
+    gw.fake.queue(`end-delay-100${upstream}`);
     const res = await fetch(`${gw.server.api}${path}`, {
       method: 'POST',
       headers: { authorization: `Bearer ${gw.apiKey}`, 'content-type': 'application/json' },
@@ -73,6 +73,13 @@ describe('a call is settled before its answer ends, on every surface', () => {
     await order('/messages', { model: 'anthropic/claude-test', ...messages }, '"usage"');
     await order('/messages', { model: 'anthropic/claude-test', stream: true, ...messages }, 'message_stop');
     await order('/messages', { model: 'openai/gpt-test', stream: true, ...messages }, 'message_stop');
+    // An upstream stream that never names a finish reason: the translation still closes the message.
+    await order(
+      '/messages',
+      { model: 'openai/gpt-test', stream: true, ...messages },
+      'message_stop',
+      '+no-finish+chunk-delay-20',
+    );
   });
 
   it('/responses before response.completed; /embeddings before the body', async () => {
