@@ -31,7 +31,7 @@ function upstreamBody(body: MessagesRequestBody): JsonRecord {
 
 /** Whether this adapter takes the body as it is (otherwise it is translated into a chat). */
 function takesNatively(adapter: ProviderAdapter, stream: boolean): boolean {
-  return (stream ? adapter.messagesStream : adapter.messages) !== undefined;
+  return stream ? adapter.messagesStream !== undefined : adapter.messages !== undefined;
 }
 
 function chatRequest(body: MessagesRequestBody): CanonicalChatRequest {
