@@ -115,7 +115,12 @@ const sink = await spawnChild({
   logFile: join(dir, 'sink.log'),
 });
 const tracer = createCallTracer({
-  config: { endpoint: `http://127.0.0.1:${sink.port}/v1/traces`, serviceName: 'bench', scheduleDelayMs: 1 },
+  config: {
+    endpoint: `http://127.0.0.1:${sink.port}/v1/traces`,
+    serviceName: 'bench',
+    scheduleDelayMs: 1,
+    sampler: { root: 'always_on', ratio: 1, parentBased: true },
+  },
   log: (msg) => process.stderr.write(`${msg}\n`),
 });
 const client = `00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7`;

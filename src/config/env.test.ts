@@ -24,7 +24,34 @@ describe('loadServerConfig: OpenTelemetry tracing', () => {
       endpoint: 'http://localhost:4318/v1/traces',
       serviceName: 'switchyard',
       scheduleDelayMs: 5000,
+      sampler: { root: 'always_on', ratio: 1, parentBased: true },
     });
+  });
+
+  it('takes the standard OTEL_TRACES_SAMPLER and its ratio; refuses unknown names and ratios', () => {
+    const sampler = (env: Record<string, string>) =>
+      loadServerConfig({ SWITCHYARD_OTEL: '1', ...env }).tracing?.sampler;
+    assert.deepEqual(sampler({ OTEL_TRACES_SAMPLER: 'always_off' }), {
+      root: 'always_off',
+      ratio: 1,
+      parentBased: false,
+    });
+    assert.deepEqual(sampler({ OTEL_TRACES_SAMPLER: 'parentbased_traceidratio', OTEL_TRACES_SAMPLER_ARG: '0.25' }), {
+      root: 'traceidratio',
+      ratio: 0.25,
+      parentBased: true,
+    });
+    assert.deepEqual(sampler({ OTEL_TRACES_SAMPLER: 'TraceIdRatio' }), {
+      root: 'traceidratio',
+      ratio: 1,
+      parentBased: false,
+    });
+    const refused: Record<string, string>[] = [
+      { OTEL_TRACES_SAMPLER: 'jaeger_remote' },
+      { OTEL_TRACES_SAMPLER: 'traceidratio', OTEL_TRACES_SAMPLER_ARG: '1.5' },
+      { OTEL_TRACES_SAMPLER: 'traceidratio', OTEL_TRACES_SAMPLER_ARG: 'half' },
+    ];
+    for (const bad of refused) assert.throws(() => sampler(bad), ConfigError, JSON.stringify(bad));
   });
 
   it('appends /v1/traces to the general endpoint, takes the traces endpoint as given', () => {

@@ -56,6 +56,39 @@ export interface TracingConfig {
   serviceName: string;
   /** How long ended spans wait to be exported together (the batch span processor's delay). */
   scheduleDelayMs: number;
+  /** Which calls are traced (OTEL_TRACES_SAMPLER and its argument, the standard names and values). */
+  sampler: TraceSampler;
+}
+
+export interface TraceSampler {
+  /** For a call without a sampled-or-not decision from the client. */
+  root: 'always_on' | 'always_off' | 'traceidratio';
+  /** The share of trace ids sampled by `traceidratio` (0–1). */
+  ratio: number;
+  /** A client's `traceparent` decides for its call (the `parentbased_` samplers). */
+  parentBased: boolean;
+}
+
+const SAMPLERS = [
+  'always_on',
+  'always_off',
+  'traceidratio',
+  'parentbased_always_on',
+  'parentbased_always_off',
+  'parentbased_traceidratio',
+] as const;
+
+function traceSampler(env: NodeJS.ProcessEnv): TraceSampler {
+  const name = (env.OTEL_TRACES_SAMPLER || 'parentbased_always_on').trim().toLowerCase();
+  if (!(SAMPLERS as readonly string[]).includes(name))
+    throw new ConfigError(`OTEL_TRACES_SAMPLER must be one of ${SAMPLERS.join(', ')}`);
+  const parentBased = name.startsWith('parentbased_');
+  const root = name.replace(/^parentbased_/, '') as TraceSampler['root'];
+  const arg = (env.OTEL_TRACES_SAMPLER_ARG ?? '').trim();
+  const ratio = root === 'traceidratio' && arg !== '' ? Number(arg) : 1;
+  if (!(ratio >= 0 && ratio <= 1))
+    throw new ConfigError('OTEL_TRACES_SAMPLER_ARG must be a number from 0 to 1 (the share of traces sampled)');
+  return { root, ratio, parentBased };
 }
 
 export class ConfigError extends Error {}
@@ -133,6 +166,7 @@ function tracingConfig(env: NodeJS.ProcessEnv): TracingConfig | null {
     endpoint,
     serviceName: env.OTEL_SERVICE_NAME || 'switchyard',
     scheduleDelayMs: integer(env, 'OTEL_BSP_SCHEDULE_DELAY', 5000, 1, 600_000),
+    sampler: traceSampler(env),
   };
 }
 

@@ -46,21 +46,31 @@ export interface CallTrace {
 }
 
 export interface AttemptTrace {
+  /** The attempt span's W3C trace context, for the upstream request (`traceparent`, `tracestate`). */
+  readonly upstreamHeaders: Readonly<Record<string, string>> | undefined;
   /** The upstream answered (a stream: its first event); the span stays open until the call settles. */
   answered(): void;
   failed(error: unknown): void;
 }
 
-type Send<T> = (candidate: RouteCandidate, endpoint: ProviderEndpointConfig) => Promise<T>;
+type Attempt<T> = (candidate: RouteCandidate, endpoint: ProviderEndpointConfig) => Promise<T>;
+type TracedSend<T> = (
+  candidate: RouteCandidate,
+  endpoint: ProviderEndpointConfig,
+  traceHeaders: Readonly<Record<string, string>> | undefined,
+) => Promise<T>;
 
-/** `send` with one attempt span around each call of it; `send` itself when the call is not traced. */
-export function traceAttempts<T>(trace: CallTrace | null, send: Send<T>): Send<T> {
-  if (trace === null) return send;
+/**
+ * `send` with one attempt span around each call of it, given the span's trace context for the
+ * upstream request; `send` without one when the call is not traced.
+ */
+export function traceAttempts<T>(trace: CallTrace | null, send: TracedSend<T>): Attempt<T> {
+  if (trace === null) return (candidate, endpoint) => send(candidate, endpoint, undefined);
   let index = 0;
   return async (candidate, endpoint) => {
     const attempt = trace.attempt({ index: index++, candidate, endpoint });
     try {
-      const value = await send(candidate, endpoint);
+      const value = await send(candidate, endpoint, attempt.upstreamHeaders);
       attempt.answered();
       return value;
     } catch (error) {

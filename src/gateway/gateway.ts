@@ -2,7 +2,7 @@ import { estimatedUsage, type CallKind, type CanonicalUsage } from '../canonical
 import type { GenerationRecord } from '../domain/accounting/types.js';
 import type { RouteCandidate } from '../domain/routing/index.js';
 import { errors, isGatewayError, type GatewayError } from '../errors/index.js';
-import type { ProviderEndpointConfig } from '../providers/index.js';
+import type { CallContext, ProviderEndpointConfig } from '../providers/index.js';
 import { AttemptsFailed, firstSuccessful, type Attempt, type AttemptOutcome } from './attempts.js';
 import type { AcceptedCall, CallInput, CallSink, ChunkOf, KindTypes } from './call.js';
 import { traceAttempts, type CallTrace, type CallTracer } from './call-tracer.js';
@@ -116,15 +116,24 @@ export class Gateway {
     call: PreparedCall<K>,
     signal: AbortSignal,
     outcome: Outcome,
-    send: (req: KindTypes[K]['request'], candidate: RouteCandidate, endpoint: ProviderEndpointConfig) => Promise<T>,
+    send: (
+      req: KindTypes[K]['request'],
+      candidate: RouteCandidate,
+      endpoint: ProviderEndpointConfig,
+      ctx: CallContext,
+    ) => Promise<T>,
   ): Promise<AttemptOutcome<T> | GatewayError> {
     try {
       const done = await firstSuccessful({
         candidates: call.candidates,
         health: this.deps.health,
         signal,
-        call: traceAttempts(outcome.trace, (c, endpoint) =>
-          send(call.strategy.request(call.body, c.endpoint.upstreamModel), c, endpoint),
+        call: traceAttempts(outcome.trace, (c, endpoint, traceHeaders) =>
+          send(call.strategy.request(call.body, c.endpoint.upstreamModel), c, endpoint, {
+            signal,
+            requestId: call.requestId,
+            traceHeaders,
+          }),
         ),
       });
       outcome.candidate = done.candidate;
@@ -146,8 +155,7 @@ export class Gateway {
     sink: CallSink<K>,
     outcome: Outcome,
   ): Promise<void> {
-    const ctx = { signal, requestId: call.requestId };
-    const done = await this.attempts(call, signal, outcome, (req, c, endpoint) =>
+    const done = await this.attempts(call, signal, outcome, (req, c, endpoint, ctx) =>
       call.strategy.send(this.adapter(c), endpoint, req, ctx),
     );
     if (!('value' in done)) return sink.fail(done, call.body.model ?? '');
@@ -170,8 +178,7 @@ export class Gateway {
     sink: CallSink<K>,
     outcome: Outcome,
   ): Promise<void> {
-    const ctx = { signal, requestId: call.requestId };
-    const done = await this.attempts(call, signal, outcome, (req, c, endpoint) =>
+    const done = await this.attempts(call, signal, outcome, (req, c, endpoint, ctx) =>
       call.strategy.sendStream(this.adapter(c), endpoint, req, ctx),
     );
     if (!('value' in done)) return sink.fail(done, call.body.model ?? '');

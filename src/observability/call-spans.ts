@@ -3,6 +3,7 @@ import {
   SpanKind,
   SpanStatusCode,
   defaultTextMapGetter,
+  defaultTextMapSetter,
   trace,
   type Attributes,
   type Context,
@@ -34,7 +35,7 @@ export function outcomeOf(g: GenerationRecord, error: GatewayError | null): Call
   return error !== null || g.finishReason === 'error' ? 'error' : 'success';
 }
 
-const NO_ATTEMPT: AttemptTrace = { answered: () => undefined, failed: () => undefined };
+const NO_ATTEMPT: AttemptTrace = { upstreamHeaders: undefined, answered: () => undefined, failed: () => undefined };
 
 /** A call whose trace is not sampled (the client's traceparent says so): its children would not be either. */
 const NOT_RECORDED: CallTrace = {
@@ -79,6 +80,7 @@ class CallSpans implements CallTrace {
 
   constructor(
     private readonly tracer: Tracer,
+    private readonly propagator: TextMapPropagator,
     private readonly operation: string,
     private readonly span: Span,
   ) {
@@ -102,7 +104,10 @@ class CallSpans implements CallTrace {
       },
       this.parent,
     );
+    const upstreamHeaders: Record<string, string> = {};
+    this.propagator.inject(trace.setSpan(this.parent, span), upstreamHeaders, defaultTextMapSetter);
     return {
+      upstreamHeaders,
       answered: () => {
         this.answered = span;
       },
@@ -189,7 +194,7 @@ export function startCallSpans(tracer: Tracer, propagator: TextMapPropagator, st
     },
     parent,
   );
-  return span.isRecording() ? new CallSpans(tracer, operation, span) : NOT_RECORDED;
+  return span.isRecording() ? new CallSpans(tracer, propagator, operation, span) : NOT_RECORDED;
 }
 
 function extract(propagator: TextMapPropagator, headers: TraceHeaders): Context {

@@ -2,8 +2,18 @@ import type { ExportResult } from '@opentelemetry/core';
 import { ExportResultCode, W3CTraceContextPropagator } from '@opentelemetry/core';
 import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
 import { resourceFromAttributes } from '@opentelemetry/resources';
-import { BatchSpanProcessor, TracerProvider, type ReadableSpan, type SpanExporter } from '@opentelemetry/sdk-trace';
-import type { TracingConfig } from '../config/env.js';
+import {
+  AlwaysOffSampler,
+  AlwaysOnSampler,
+  BatchSpanProcessor,
+  ParentBasedSampler,
+  TraceIdRatioBasedSampler,
+  TracerProvider,
+  type ReadableSpan,
+  type Sampler,
+  type SpanExporter,
+} from '@opentelemetry/sdk-trace';
+import type { TraceSampler, TracingConfig } from '../config/env.js';
 import type { CallTracer } from '../gateway/call-tracer.js';
 import { startCallSpans } from './call-spans.js';
 
@@ -37,6 +47,17 @@ function reporting(exporter: SpanExporter, log: TracingOptions['log']): SpanExpo
   };
 }
 
+/** The configured sampler; a `parentBased` one follows a client's sampled flag and uses `root` otherwise. */
+function samplerOf(config: TraceSampler): Sampler {
+  const root =
+    config.root === 'always_on'
+      ? new AlwaysOnSampler()
+      : config.root === 'always_off'
+        ? new AlwaysOffSampler()
+        : new TraceIdRatioBasedSampler(config.ratio);
+  return config.parentBased ? new ParentBasedSampler({ root }) : root;
+}
+
 /**
  * The OpenTelemetry SDK set up for model calls: spans batched and posted as OTLP/HTTP JSON to the
  * configured endpoint, under the resource `service.name`. Loaded (with the SDK) only when tracing
@@ -54,6 +75,7 @@ export function createCallTracer(options: TracingOptions): CallTracer {
   });
   const provider = new TracerProvider({
     resource: resourceFromAttributes({ 'service.name': config.serviceName }),
+    sampler: samplerOf(config.sampler),
     spanProcessors: [processor],
   });
   const tracer = provider.getTracer('switchyard');

@@ -30,6 +30,8 @@ export interface CallContext {
   /** Aborting it aborts the upstream request and frees its socket (client disconnect). */
   signal: AbortSignal;
   requestId: string;
+  /** The attempt's W3C trace context, sent upstream (only when tracing is on). */
+  traceHeaders?: Readonly<Record<string, string>> | undefined;
 }
 
 /**

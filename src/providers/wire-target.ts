@@ -1,4 +1,5 @@
-import type { ProviderEndpointConfig } from './types.js';
+import { failFromResponse, type UpstreamHttpClient, type UpstreamResponse } from '../upstream/index.js';
+import type { CallContext, ProviderEndpointConfig } from './types.js';
 
 /** URL and headers of one endpoint and call kind: built once per (frozen) endpoint config. */
 export interface WireTarget {
@@ -28,4 +29,30 @@ export function cachedWireTarget(endpoint: ProviderEndpointConfig, key: string, 
     byKey.set(key, target);
   }
   return target;
+}
+
+/**
+ * POSTs a JSON body to a target of the endpoint, with the call's trace context; resolves with a
+ * 2xx response, rejects with the upstream's error (its body read and mapped) otherwise.
+ */
+export async function postTo(
+  http: UpstreamHttpClient,
+  endpoint: ProviderEndpointConfig,
+  target: WireTarget,
+  body: string,
+  ctx: CallContext,
+): Promise<UpstreamResponse> {
+  const call = {
+    url: target.url,
+    headers: target.headers,
+    traceHeaders: ctx.traceHeaders,
+    body,
+    providerId: endpoint.providerId,
+    apiKey: endpoint.apiKey,
+    timeouts: endpoint.timeouts,
+    signal: ctx.signal,
+  };
+  const res = await http.send(call);
+  if (res.status < 200 || res.status > 299) await failFromResponse(res, call);
+  return res;
 }

@@ -21,6 +21,8 @@ export interface UpstreamCall {
   method?: 'GET' | 'POST';
   /** A frozen object (e.g. built once per endpoint) lets the client reuse its merge with the defaults. */
   headers: Readonly<Record<string, string>>;
+  /** This call's W3C trace context (`traceparent`, `tracestate`), sent over `headers`. */
+  traceHeaders?: Readonly<Record<string, string>> | undefined;
   body?: string;
   providerId: string;
   /** Only used to scrub it out of error messages. */
@@ -107,8 +109,13 @@ export class UpstreamHttpClient {
     return started;
   }
 
-  /** The call's headers over our defaults; for a frozen headers object, merged once and reused. */
+  /** The call's headers over our defaults (then its trace context); a frozen object's merge is reused. */
   private headersFor(call: UpstreamCall): Readonly<Record<string, string>> {
+    const merged = this.endpointHeaders(call);
+    return call.traceHeaders === undefined ? merged : { ...merged, ...call.traceHeaders };
+  }
+
+  private endpointHeaders(call: UpstreamCall): Readonly<Record<string, string>> {
     const own = call.headers;
     const reusable = Object.isFrozen(own) && own['content-type'] !== undefined;
     if (reusable) {

@@ -111,6 +111,12 @@ describe('OpenTelemetry traces of model calls', () => {
     assert.equal(typeof served.attributes['gen_ai.response.id'], 'string');
     assert.notEqual(served.status, ERROR);
 
+    // Each upstream request carries its attempt span's context, and the client's trace state.
+    assert.deepEqual(
+      gw.fake.requests.map((r) => [r.headers.traceparent, r.headers.tracestate]),
+      attempts.map((s) => [`00-${client.traceId}-${s.spanId}-01`, 'vendor=abc']),
+    );
+
     const exported = receiver.bodies.join('\n');
     assert.ok(!exported.includes(prompt), 'no prompt text is exported');
     assert.ok(!exported.includes(FAKE_TEXT), 'no completion text is exported');
@@ -200,6 +206,45 @@ describe('OpenTelemetry traces of model calls', () => {
   });
 });
 
+describe('OpenTelemetry sampling (OTEL_TRACES_SAMPLER)', () => {
+  it('parentbased_traceidratio at 0: only calls whose client trace is sampled are traced', async () => {
+    const receiver = await startOtlpReceiver();
+    const gw = await startGateway({
+      dialect: 'sqlite',
+      env: {
+        OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: receiver.url,
+        OTEL_BSP_SCHEDULE_DELAY: '50',
+        OTEL_TRACES_SAMPLER: 'parentbased_traceidratio',
+        OTEL_TRACES_SAMPLER_ARG: '0',
+      },
+    });
+    try {
+      const sampled = clientContext();
+      for (const headers of [undefined, sampled.headers]) {
+        const res = await call(gw.server, 'POST', '/chat/completions', {
+          token: gw.apiKey,
+          headers,
+          body: { model: 'openai/gpt-test', messages: [{ role: 'user', content: 'hi' }] },
+        });
+        assert.equal(res.status, 200);
+      }
+      const spans = await receiver.waitFor((all) => inTrace(all, sampled.traceId).mine.length >= 2);
+      assert.deepEqual(
+        spans.filter((s) => s.traceId !== sampled.traceId),
+        [],
+        'the call without a client trace was not sampled',
+      );
+      assert.deepEqual(
+        gw.fake.requests.map((r) => r.headers.traceparent?.slice(0, 35)),
+        [undefined, `00-${sampled.traceId}`],
+      );
+    } finally {
+      await gw.close();
+      await receiver.close();
+    }
+  });
+});
+
 describe('OpenTelemetry export on close, and switched off', () => {
   it('closing the server exports the spans still queued', async () => {
     const receiver = await startOtlpReceiver();
@@ -238,6 +283,7 @@ describe('OpenTelemetry export on close, and switched off', () => {
         body: { model: 'openai/gpt-test', messages: [{ role: 'user', content: 'hi' }] },
       });
       assert.equal(res.status, 200);
+      assert.equal(gw.fake.requests.at(-1)?.headers.traceparent, undefined, 'no trace context goes upstream');
     } finally {
       await gw.close();
     }

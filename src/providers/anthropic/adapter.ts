@@ -1,10 +1,5 @@
 import type { CanonicalChatRequest, CanonicalChatResponse, CanonicalChunk } from '../../canonical/index.js';
-import {
-  failFromResponse,
-  protocolError,
-  type UpstreamHttpClient,
-  type UpstreamResponse,
-} from '../../upstream/index.js';
+import { protocolError, type UpstreamHttpClient, type UpstreamResponse } from '../../upstream/index.js';
 import { primeStream } from '../primed-stream.js';
 import type { CallContext, ProviderAdapter, ProviderEndpointConfig } from '../types.js';
 import { nativeMessage, nativeMessageStream, type NativeEvent, type NativeMessage } from './native.js';
@@ -12,6 +7,7 @@ import type { JsonRecord } from '../json.js';
 import { messagesBody } from './request.js';
 import { messagesResponse } from './response.js';
 import { anthropicChunks } from './stream.js';
+import { postTo } from '../wire-target.js';
 import { messagesTarget } from './target.js';
 
 export { ANTHROPIC_VERSION, messagesTarget } from './target.js';
@@ -29,18 +25,7 @@ export class AnthropicAdapter implements ProviderAdapter {
     ctx: CallContext,
   ): Promise<UpstreamResponse> {
     const target = messagesTarget(endpoint, stream);
-    const call = {
-      url: target.url,
-      headers: target.headers,
-      body: JSON.stringify(messagesBody(req, stream)),
-      providerId: endpoint.providerId,
-      apiKey: endpoint.apiKey,
-      timeouts: endpoint.timeouts,
-      signal: ctx.signal,
-    };
-    const res = await this.http.send(call);
-    if (res.status < 200 || res.status > 299) await failFromResponse(res, call);
-    return res;
+    return postTo(this.http, endpoint, target, JSON.stringify(messagesBody(req, stream)), ctx);
   }
 
   async chat(

@@ -1,6 +1,5 @@
 import type { CanonicalUsage } from '../../canonical/index.js';
 import {
-  failFromResponse,
   fromHttpStatus,
   upstreamEvents,
   protocolError,
@@ -9,6 +8,7 @@ import {
 } from '../../upstream/index.js';
 import { isRecord, str, type JsonRecord } from '../json.js';
 import type { CallContext, ProviderEndpointConfig } from '../types.js';
+import { postTo } from '../wire-target.js';
 import { messagesTarget } from './target.js';
 import { canonicalUsage, readUsage, ZERO_USAGE, type AnthropicUsageCounts } from './response.js';
 import { anthropicErrorStatus } from './stream.js';
@@ -40,18 +40,7 @@ async function post(
   ctx: CallContext,
 ): Promise<UpstreamResponse> {
   const target = messagesTarget(endpoint, body.stream === true);
-  const call = {
-    url: target.url,
-    headers: target.headers,
-    body: JSON.stringify(body),
-    providerId: endpoint.providerId,
-    apiKey: endpoint.apiKey,
-    timeouts: endpoint.timeouts,
-    signal: ctx.signal,
-  };
-  const res = await http.send(call);
-  if (res.status < 200 || res.status > 299) await failFromResponse(res, call);
-  return res;
+  return postTo(http, endpoint, target, JSON.stringify(body), ctx);
 }
 
 export async function nativeMessage(

@@ -9,15 +9,11 @@ import type {
   CanonicalEmbeddingsResponse,
 } from '../../canonical/index.js';
 import { estimatedUsage, parseOpenAiUsage } from '../../canonical/index.js';
-import {
-  failFromResponse,
-  protocolError,
-  type UpstreamHttpClient,
-  type UpstreamResponse,
-} from '../../upstream/index.js';
+import { protocolError, type UpstreamHttpClient, type UpstreamResponse } from '../../upstream/index.js';
 import { int, isRecord, nowSeconds, str } from '../json.js';
 import { primeStream, type ClosableIterator } from '../primed-stream.js';
 import type { CallContext, ProviderAdapter, ProviderEndpointConfig } from '../types.js';
+import { postTo } from '../wire-target.js';
 import { chatBody, completionBody, wireTarget } from './wire-request.js';
 import { chatChunk, chatResponse, completionChoices, deltaText, messagesText } from './wire-response.js';
 import { relayOpenAiStream } from './stream-relay.js';
@@ -40,18 +36,7 @@ export class OpenAiCompatibleAdapter implements ProviderAdapter {
     ctx: CallContext,
   ): Promise<UpstreamResponse> {
     const target = wireTarget(endpoint, path, stream);
-    const call = {
-      url: target.url,
-      headers: target.headers,
-      body: JSON.stringify(body),
-      providerId: endpoint.providerId,
-      apiKey: endpoint.apiKey,
-      timeouts: endpoint.timeouts,
-      signal: ctx.signal,
-    };
-    const res = await this.http.send(call);
-    if (res.status < 200 || res.status > 299) await failFromResponse(res, call);
-    return res;
+    return postTo(this.http, endpoint, target, JSON.stringify(body), ctx);
   }
 
   async chat(
