@@ -87,7 +87,8 @@ function policyRefusal(refusal: RouteRefusal, policy: CallPolicy) {
 /**
  * Accepts or refuses a call: preset merged, body rules, provider preferences, the key's
  * guardrail policy, the routing plan narrowed by it, content filters, the candidates that can
- * carry the body, then the budget reservation. Throws a GatewayError (nothing reserved, nothing recorded) when refused.
+ * carry the body, then the budget reservation. Throws a GatewayError (nothing reserved, nothing
+ * recorded) when refused.
  */
 export async function prepareCall<K extends CallKind>(
   deps: PrepareDeps,
