@@ -2,9 +2,7 @@
 // burst in the same run. The gateway runs in its own process (fresh SQLite file) over the fake
 // upstream (in this process). Per phase: `--calls` model calls over `--concurrency` connections,
 // a mix of JSON and SSE on the OpenAI and Anthropic wires; RSS is sampled every 20 ms. Printed:
-// RSS before, peak and after (after a full GC and a 1 s pause), per phase. The warm-up (a healthy
-// burst, then a cut stream per surface) loads what loads once: the tokenizer a cut stream's usage
-// estimate needs is a fixed table, not something a burst leaves behind.
+// RSS before, peak and after (after a full GC and a 1 s pause), per phase.
 //   healthy: normal answers;
 //   faulty:  garbage, 50 MB JSON bodies, 50 MB single SSE events (first and mid-stream), hangs
 //            (no headers; headers then nothing), trickles and resets mid-body, in turn.
@@ -15,7 +13,7 @@
 //     [--max-body <bytes>] [--max-event <bytes>] [--dialect sqlite|postgres|both]
 import { parseArgs } from 'node:util';
 import { createDatabase, startPostgres } from '../test/harness/postgres.js';
-import { modelCall, startFaultGateway, SURFACES, loadTokenizer, type FaultGateway } from '../test/faults/fault-kit.js';
+import { modelCall, startFaultGateway, SURFACES, type FaultGateway } from '../test/faults/fault-kit.js';
 
 const { values } = parseArgs({
   options: {
@@ -87,7 +85,6 @@ async function phases(dialect: string, postgresUrl?: string): Promise<void> {
   try {
     console.log(`${dialect}:`);
     await burst(gw, false); // warm-up: JIT, pools, caches
-    await loadTokenizer(gw); // loaded once, on the first answer without usage
     for (const faulty of [false, true]) {
       const before = await settled(gw);
       const started = performance.now();

@@ -9,6 +9,7 @@ import { openStore } from './store/index.js';
 import { openChangeFeed } from './store/open-change-feed.js';
 import type { ChangeFeed } from './domain/common/changes.js';
 import { loadCatalog } from './catalog/index.js';
+import { loadTokenizer } from './canonical/index.js';
 import { openLedgerJournal } from './store/ledger-journal/open.js';
 
 /** What a background failure logs: the message and code, never a query's parameters. */
@@ -104,6 +105,7 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
     for (const warning of warnings) app.log.warn({ warning }, 'catalog');
     for (const note of startupNotes) app.log.info(note);
     logLine = (msg, err) => app.log.warn(err === undefined ? {} : { err: errorSummary(err) }, msg);
+    loadTokenizer();
     await app.listen({ port: config.port, host: config.host });
     const address = app.server.address();
     const port = typeof address === 'object' && address !== null ? address.port : config.port;

@@ -43,10 +43,16 @@ export function estimateTokens(text: string): number {
 let counter: ((text: string) => number) | null = null;
 
 /**
- * The o200k_base encoder is loaded on first use, not at start: its rank tables add tens of MB
- * of resident memory (docs/performance.md), and with upstreams that report usage (the normal case) it is never
- * needed. Loaded synchronously (the package's CommonJS build) so counting stays synchronous.
+ * Loads the o200k_base encoder now. The server does it before its port opens: building the rank
+ * tables holds the event loop for a noticeable pause, which on first use (the first cut stream
+ * or `count_tokens`) would stall every call in flight. Its tables stay resident (tens of MB,
+ * docs/performance.md).
  */
+export function loadTokenizer(): void {
+  tokenCounter();
+}
+
+/** The encoder, loaded synchronously (the package's CommonJS build) so counting stays synchronous. */
 function tokenCounter(): (text: string) => number {
   if (counter === null) {
     const mod: unknown = createRequire(import.meta.url)('gpt-tokenizer/encoding/o200k_base');

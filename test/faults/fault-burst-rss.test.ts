@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { modelCall, settlesTo, startFaultGateway, SURFACES, loadTokenizer, type FaultGateway } from './fault-kit.js';
+import { modelCall, settlesTo, startFaultGateway, SURFACES, type FaultGateway } from './fault-kit.js';
 
 /**
  * Resident memory accounting: a burst of 300 faulty calls (oversized bodies and events, garbage,
@@ -52,7 +52,6 @@ describe('fault burst: resident memory and descriptors', () => {
 
   it('300 faulty calls move resident memory by less than 50 MB; descriptors return', { timeout: 60_000 }, async () => {
     await burst(false); // warm-up at the same concurrency: JIT, pools, caches
-    await loadTokenizer(gw);
     const base = await settled();
     const statuses = await burst(true);
     assert.equal(statuses[500], undefined, JSON.stringify(statuses));

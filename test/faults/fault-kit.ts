@@ -162,15 +162,6 @@ export async function modelCall(
   return out;
 }
 
-/**
- * One cut stream per surface: its usage is estimated with the tokenizer, which the gateway loads
- * once, on first need (a fixed table of tens of MB). Loading it before a burst is measured makes
- * the burst show what faults leave behind rather than that one-time load.
- */
-export async function loadTokenizer(gw: FaultGateway): Promise<void> {
-  for (const surface of SURFACES) await modelCall(gw, surface, { stream: true, fault: 'cut-stream-after-2' });
-}
-
 /** Polls `read` until it is at most `bound` (or the time is up); returns the last reading. */
 export async function settlesTo(read: () => number, bound: number, withinMs = 5000): Promise<number> {
   const end = Date.now() + withinMs;
