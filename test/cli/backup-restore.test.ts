@@ -157,6 +157,8 @@ describe('switchyard backup and restore (SQLite, server running)', () => {
       while (!stop) if ((await chat(key.body.key, 'demo/echo')).status === 200) served += 1;
     });
     await until('calls to be served', () => served >= 20);
+    // Some generations are in the database (the timed flush may not have run yet); more keep coming.
+    await server.running.services.meter.flush();
     const backup = join(dir, 'busy.db');
     const taken = await runCli(['backup', backup], env);
     stop = true;
