@@ -39,6 +39,31 @@ async function healthy(base: string): Promise<void> {
   }
 }
 
+/**
+ * Hands every log line of a server process (stdout and stderr) to `keep` and resolves with the URL
+ * it logged on listening; rejects with `exited(code)` when the process ends first.
+ */
+export function listeningUrl(
+  child: ChildProcess,
+  keep: (line: string) => void,
+  exited: (code: number | null) => string,
+): Promise<string> {
+  return new Promise<string>((resolve, reject) => {
+    if (child.stdout === null || child.stderr === null) return reject(new Error('no stdio'));
+    createInterface({ input: child.stderr }).on('line', keep);
+    createInterface({ input: child.stdout }).on('line', (line) => {
+      keep(line);
+      try {
+        const parsed = JSON.parse(line) as { msg?: unknown; url?: unknown };
+        if (parsed.msg === 'switchyard listening' && typeof parsed.url === 'string') resolve(parsed.url);
+      } catch {
+        // not a log line
+      }
+    });
+    child.once('exit', (code) => reject(new Error(exited(code))));
+  });
+}
+
 /** Starts one replica process and resolves once it logged the URL it listens on (or answers /health). */
 export async function startReplica(name: string, env: Record<string, string>): Promise<Replica> {
   const child: ChildProcess = spawn(process.execPath, [MAIN], {
@@ -55,22 +80,11 @@ export async function startReplica(name: string, env: Record<string, string>): P
       if (warnings.length > 100) warnings.shift();
     }
   };
-  const url = new Promise<string>((resolve, reject) => {
-    if (child.stdout === null || child.stderr === null) return reject(new Error('no stdio'));
-    createInterface({ input: child.stderr }).on('line', keep);
-    createInterface({ input: child.stdout }).on('line', (line) => {
-      keep(line);
-      try {
-        const parsed = JSON.parse(line) as { msg?: unknown; url?: unknown };
-        if (parsed.msg === 'switchyard listening' && typeof parsed.url === 'string') resolve(parsed.url);
-      } catch {
-        // not a log line
-      }
-    });
-    child.once('exit', (code) =>
-      reject(new Error(`replica ${name} exited with ${code}:\n${logs.slice(-20).join('\n')}`)),
-    );
-  });
+  const url = listeningUrl(
+    child,
+    keep,
+    (code) => `replica ${name} exited with ${code}:\n${logs.slice(-20).join('\n')}`,
+  );
   // With a fixed PORT (e.g. a benchmark at log level warn, which logs no URL), readiness is /health.
   const fixed = env.PORT !== undefined && env.PORT !== '0' ? `http://127.0.0.1:${env.PORT}` : null;
   url.catch(() => undefined);

@@ -6,7 +6,6 @@ import { once } from 'node:events';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import type { Kysely } from 'kysely';
 import { generateToken } from '../../src/domain/keys/tokens.js';
@@ -14,7 +13,7 @@ import { openPostgres } from '../../src/store/postgres/connect.js';
 import type { Database } from '../../src/store/schema.js';
 import { openSqlite } from '../../src/store/sqlite/connect.js';
 import { withTimeout } from '../harness/env.js';
-import { request } from './cluster.js';
+import { listeningUrl, request } from './cluster.js';
 
 const MAIN = fileURLToPath(new URL('../../src/main.js', import.meta.url));
 
@@ -30,23 +29,10 @@ async function startChild(env: Record<string, string>): Promise<Child> {
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const logs: string[] = [];
-  const url = new Promise<string>((resolve, reject) => {
-    if (child.stdout === null || child.stderr === null) return reject(new Error('no stdio'));
-    const keep = (line: string) => {
-      if (!line.includes('"model call"')) logs.push(line);
-    };
-    createInterface({ input: child.stderr }).on('line', keep);
-    createInterface({ input: child.stdout }).on('line', (line) => {
-      keep(line);
-      try {
-        const parsed = JSON.parse(line) as { msg?: unknown; url?: unknown };
-        if (parsed.msg === 'switchyard listening' && typeof parsed.url === 'string') resolve(parsed.url);
-      } catch {
-        // not a log line
-      }
-    });
-    child.once('exit', (code) => reject(new Error(`server exited with ${code}:\n${logs.slice(-20).join('\n')}`)));
-  });
+  const keep = (line: string) => {
+    if (!line.includes('"model call"')) logs.push(line);
+  };
+  const url = listeningUrl(child, keep, (code) => `server exited with ${code}:\n${logs.slice(-20).join('\n')}`);
   const base = await withTimeout(url, 60_000, 'server start');
   return { api: `${base}/api/v1`, process: child, logs };
 }
