@@ -25,7 +25,9 @@ function converseRequest(bodyBytes: number): OutgoingRequest {
   const text = 'The quick brown fox jumps over the lazy dog. '.repeat(Math.ceil(bodyBytes / 45)).slice(0, bodyBytes);
   return {
     method: 'POST',
-    url: new URL('https://bedrock-runtime.us-east-1.amazonaws.com/model/us.anthropic.claude-sonnet-4-5-20250929-v1%3A0/converse'),
+    url: new URL(
+      'https://bedrock-runtime.us-east-1.amazonaws.com/model/us.anthropic.claude-sonnet-4-5-20250929-v1%3A0/converse',
+    ),
     headers: { 'content-type': 'application/json', accept: 'application/json' },
     body: JSON.stringify({ messages: [{ role: 'user', content: [{ text }] }], inferenceConfig: { maxTokens: 512 } }),
   };
@@ -57,14 +59,21 @@ async function main(): Promise<void> {
   const sigv4 = sigV4Auth({
     providerId: 'bench',
     region: 'us-east-1',
-    credentials: async () => ({ accessKeyId: 'AKIABENCH00000000001', secretAccessKey: 'bench/secret/key/0000000000000000000001' }),
+    credentials: async () => ({
+      accessKeyId: 'AKIABENCH00000000001',
+      secretAccessKey: 'bench/secret/key/0000000000000000000001',
+    }),
   });
   await token.headersFor(small);
   await sigv4.headersFor(small);
   const sigCalls = Math.max(1, Math.floor(CALLS / 10));
   /** The floor of any signature: hashing the body once (SigV4 hashes it, then a few short strings). */
   const hashOnly: UpstreamAuth = {
-    headersFor: (request) => ({ 'x-amz-content-sha256': createHash('sha256').update(request.body ?? '').digest('hex') }),
+    headersFor: (request) => ({
+      'x-amz-content-sha256': createHash('sha256')
+        .update(request.body ?? '')
+        .digest('hex'),
+    }),
   };
   const rows: [string, number][] = [
     ['static header (api-key)', await perCallMicros(staticKey, small, CALLS)],

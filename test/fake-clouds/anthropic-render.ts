@@ -2,18 +2,17 @@ import type { Json } from '../fake-upstream/json.js';
 import { scriptStop, scriptText, type CloudScript, type StopScript } from './script.js';
 
 /** A script in Anthropic's Messages format: what Claude on Bedrock and on Vertex answers. */
+const ANTHROPIC_STOPS: Record<StopScript, string> = {
+  end: 'end_turn',
+  max_tokens: 'max_tokens',
+  tool_use: 'tool_use',
+  stop_sequence: 'stop_sequence',
+  content_filter: 'refusal',
+  safety: 'refusal',
+};
+
 export function anthropicStop(stop: StopScript): string {
-  switch (stop) {
-    case 'end':
-      return 'end_turn';
-    case 'max_tokens':
-    case 'tool_use':
-    case 'stop_sequence':
-      return stop;
-    case 'content_filter':
-    case 'safety':
-      return 'refusal';
-  }
+  return ANTHROPIC_STOPS[stop];
 }
 
 function usage(s: CloudScript): Json {
@@ -51,27 +50,54 @@ export function anthropicEvents(s: CloudScript, model: string, id: string): Json
   const events: Json[] = [
     {
       type: 'message_start',
-      message: { ...anthropicMessage(s, model, id), content: [], stop_reason: null, stop_sequence: null, usage: { ...usage(s), output_tokens: 1 } },
+      message: {
+        ...anthropicMessage(s, model, id),
+        content: [],
+        stop_reason: null,
+        stop_sequence: null,
+        usage: { ...usage(s), output_tokens: 1 },
+      },
     },
   ];
   let index = 0;
   if (s.thinking !== null) {
-    events.push({ type: 'content_block_start', index, content_block: { type: 'thinking', thinking: '', signature: '' } });
+    events.push({
+      type: 'content_block_start',
+      index,
+      content_block: { type: 'thinking', thinking: '', signature: '' },
+    });
     events.push({ type: 'content_block_delta', index, delta: { type: 'thinking_delta', thinking: s.thinking.text } });
-    events.push({ type: 'content_block_delta', index, delta: { type: 'signature_delta', signature: s.thinking.signature } });
+    events.push({
+      type: 'content_block_delta',
+      index,
+      delta: { type: 'signature_delta', signature: s.thinking.signature },
+    });
     events.push({ type: 'content_block_stop', index: index++ });
   }
   if (s.pieces.length > 0) {
     events.push({ type: 'content_block_start', index, content_block: { type: 'text', text: '' } });
-    for (const piece of s.pieces) events.push({ type: 'content_block_delta', index, delta: { type: 'text_delta', text: piece } });
+    for (const piece of s.pieces)
+      events.push({ type: 'content_block_delta', index, delta: { type: 'text_delta', text: piece } });
     events.push({ type: 'content_block_stop', index: index++ });
   }
   for (const call of s.toolCalls) {
-    events.push({ type: 'content_block_start', index, content_block: { type: 'tool_use', id: call.id, name: call.name, input: {} } });
+    events.push({
+      type: 'content_block_start',
+      index,
+      content_block: { type: 'tool_use', id: call.id, name: call.name, input: {} },
+    });
     const json = JSON.stringify(call.input);
     const half = Math.floor(json.length / 2);
-    events.push({ type: 'content_block_delta', index, delta: { type: 'input_json_delta', partial_json: json.slice(0, half) } });
-    events.push({ type: 'content_block_delta', index, delta: { type: 'input_json_delta', partial_json: json.slice(half) } });
+    events.push({
+      type: 'content_block_delta',
+      index,
+      delta: { type: 'input_json_delta', partial_json: json.slice(0, half) },
+    });
+    events.push({
+      type: 'content_block_delta',
+      index,
+      delta: { type: 'input_json_delta', partial_json: json.slice(half) },
+    });
     events.push({ type: 'content_block_stop', index: index++ });
   }
   const stop = scriptStop(s);
@@ -100,7 +126,10 @@ export function anthropicBodyProblem(body: Json | null, version: string): string
   if ('model' in body) return 'model: Extra inputs are not permitted';
   if (typeof body.max_tokens !== 'number') return 'max_tokens: Field required';
   if (!Array.isArray(body.messages) || body.messages.length === 0) return 'messages: at least one message is required';
-  if (body.anthropic_beta !== undefined && !(Array.isArray(body.anthropic_beta) && body.anthropic_beta.every((b) => typeof b === 'string'))) {
+  if (
+    body.anthropic_beta !== undefined &&
+    !(Array.isArray(body.anthropic_beta) && body.anthropic_beta.every((b) => typeof b === 'string'))
+  ) {
     return 'anthropic_beta: Input should be a valid list of strings';
   }
   return null;

@@ -1,9 +1,25 @@
 import { timingSafeEqual } from 'node:crypto';
 import type { ServerResponse } from 'node:http';
 import { AZURE_TEST } from './credentials.js';
-import { azureChat, azureChunks, azureEmbeddings, azureError, scriptedAzureError, type AzureError } from './azure-wire.js';
+import {
+  azureChat,
+  azureChunks,
+  azureEmbeddings,
+  azureError,
+  scriptedAzureError,
+  type AzureError,
+} from './azure-wire.js';
 import { COGNITIVE_AUDIENCE } from './entra.js';
-import { bearerToken, firstByteDelay, header, sendFrames, sendJson, sendJsonOrCut, startCloudServer, type CloudFake } from './kit.js';
+import {
+  bearerToken,
+  firstByteDelay,
+  header,
+  sendFrames,
+  sendJson,
+  sendJsonOrCut,
+  startCloudServer,
+  type CloudFake,
+} from './kit.js';
 import type { TokenLedger } from './token-ledger.js';
 
 export interface FakeAzureOptions {
@@ -39,9 +55,17 @@ export async function startFakeAzure(options: FakeAzureOptions = {}): Promise<Fa
     const bearer = bearerToken(request.headers);
     const authorised =
       (keyHeader !== undefined && same(keyHeader, apiKey)) ||
-      (bearer !== null && (options.entra?.isValid(bearer, COGNITIVE_AUDIENCE) === true || (v1Route !== null && same(bearer, apiKey))));
+      (bearer !== null &&
+        (options.entra?.isValid(bearer, COGNITIVE_AUDIENCE) === true || (v1Route !== null && same(bearer, apiKey))));
     if (!authorised) {
-      send(res, azureError(401, '401', 'Access denied due to invalid subscription key or wrong API endpoint. Make sure to provide a valid key for an active subscription and use a correct regional API endpoint for your resource.'));
+      send(
+        res,
+        azureError(
+          401,
+          '401',
+          'Access denied due to invalid subscription key or wrong API endpoint. Make sure to provide a valid key for an active subscription and use a correct regional API endpoint for your resource.',
+        ),
+      );
       return;
     }
     const apiVersion = request.query.get('api-version');
@@ -50,10 +74,18 @@ export async function startFakeAzure(options: FakeAzureOptions = {}): Promise<Fa
       return;
     }
     const body = request.body ?? {};
-    const deployment = deploymentRoute !== null ? (deploymentRoute[1] ?? '') : typeof body.model === 'string' ? body.model : '';
+    const deployment =
+      deploymentRoute !== null ? (deploymentRoute[1] ?? '') : typeof body.model === 'string' ? body.model : '';
     const model = deployments[deployment];
     if (model === undefined) {
-      send(res, azureError(404, 'DeploymentNotFound', 'The API deployment for this resource does not exist. If you created the deployment within the last 5 minutes, please wait a moment and try again.'));
+      send(
+        res,
+        azureError(
+          404,
+          'DeploymentNotFound',
+          'The API deployment for this resource does not exist. If you created the deployment within the last 5 minutes, please wait a moment and try again.',
+        ),
+      );
       return;
     }
     const operation = deploymentRoute?.[2] ?? v1Route?.[1];
@@ -81,7 +113,11 @@ export async function startFakeAzure(options: FakeAzureOptions = {}): Promise<Fa
     }
     const includeUsage = (body.stream_options as { include_usage?: unknown } | undefined)?.include_usage === true;
     let frames = azureChunks(script, model, includeUsage).map((c) => `data: ${JSON.stringify(c)}\n\n`);
-    if (script.fail !== null) frames = [...frames.slice(0, 2), `data: ${JSON.stringify(scriptedAzureError(script.fail, apiVersion ?? 'v1').body)}\n\n`];
+    if (script.fail !== null)
+      frames = [
+        ...frames.slice(0, 2),
+        `data: ${JSON.stringify(scriptedAzureError(script.fail, apiVersion ?? 'v1').body)}\n\n`,
+      ];
     else frames.push('data: [DONE]\n\n');
     await sendFrames(res, 'text/event-stream; charset=utf-8', frames, script, headers);
   });

@@ -46,9 +46,20 @@ test('Converse: text, reasoning with signature, tool use, stop reason and cache 
     new ConverseCommand({
       modelId: MODEL,
       system: [{ text: 'Be brief.' }],
-      messages: [{ role: 'user', content: [{ text: 'Weather?' }, { image: { format: 'png', source: { bytes: new Uint8Array([137, 80, 78, 71]) } } }] }],
+      messages: [
+        {
+          role: 'user',
+          content: [
+            { text: 'Weather?' },
+            { image: { format: 'png', source: { bytes: new Uint8Array([137, 80, 78, 71]) } } },
+          ],
+        },
+      ],
       inferenceConfig: { maxTokens: 100, stopSequences: ['END'] },
-      toolConfig: { tools: [{ toolSpec: { name: 'get_weather', inputSchema: { json: { type: 'object' } } } }], toolChoice: { auto: {} } },
+      toolConfig: {
+        tools: [{ toolSpec: { name: 'get_weather', inputSchema: { json: { type: 'object' } } } }],
+        toolChoice: { auto: {} },
+      },
     }),
   );
   assert.equal(out.stopReason, 'tool_use');
@@ -60,7 +71,8 @@ test('Converse: text, reasoning with signature, tool use, stop reason and cache 
   assert.equal(out.usage?.cacheWriteInputTokens, 4);
   const seen = fake.requests.at(-1);
   assert.equal(seen?.path, `/model/${MODEL}/converse`);
-  const image = ((seen?.body?.messages as { content: { image?: { source: { bytes: string } } }[] }[])[0]?.content[1])?.image;
+  const image = (seen?.body?.messages as { content: { image?: { source: { bytes: string } } }[] }[])[0]?.content[1]
+    ?.image;
   assert.equal(image?.source.bytes, Buffer.from([137, 80, 78, 71]).toString('base64'));
 });
 
@@ -78,11 +90,14 @@ test('ConverseStream: the binary event stream decodes in the AWS SDK, usage last
 });
 
 test('a wrong secret is refused with InvalidSignatureException; an unknown key with UnrecognizedClientException', async () => {
-  await assert.rejects(client('not/the/right/secret').send(new ConverseCommand({ modelId: MODEL, messages: USER })), (e: Error) => {
-    assert.equal(e.name, 'InvalidSignatureException');
-    assert.match(e.message, /signature we calculated does not match/);
-    return true;
-  });
+  await assert.rejects(
+    client('not/the/right/secret').send(new ConverseCommand({ modelId: MODEL, messages: USER })),
+    (e: Error) => {
+      assert.equal(e.name, 'InvalidSignatureException');
+      assert.match(e.message, /signature we calculated does not match/);
+      return true;
+    },
+  );
   const stranger = new BedrockRuntimeClient({
     region: AWS_TEST.region,
     endpoint: fake.url,
@@ -90,13 +105,26 @@ test('a wrong secret is refused with InvalidSignatureException; an unknown key w
     maxAttempts: 1,
     requestHandler: new NodeHttpHandler(),
   });
-  await assert.rejects(stranger.send(new ConverseCommand({ modelId: MODEL, messages: USER })), { name: 'UnrecognizedClientException' });
-  const wrongRegion = new BedrockRuntimeClient({ region: 'eu-west-1', endpoint: fake.url, credentials: { accessKeyId: AWS_TEST.accessKeyId, secretAccessKey: AWS_TEST.secretAccessKey }, maxAttempts: 1, requestHandler: new NodeHttpHandler() });
-  await assert.rejects(wrongRegion.send(new ConverseCommand({ modelId: MODEL, messages: USER })), { name: 'InvalidSignatureException' });
+  await assert.rejects(stranger.send(new ConverseCommand({ modelId: MODEL, messages: USER })), {
+    name: 'UnrecognizedClientException',
+  });
+  const wrongRegion = new BedrockRuntimeClient({
+    region: 'eu-west-1',
+    endpoint: fake.url,
+    credentials: { accessKeyId: AWS_TEST.accessKeyId, secretAccessKey: AWS_TEST.secretAccessKey },
+    maxAttempts: 1,
+    requestHandler: new NodeHttpHandler(),
+  });
+  await assert.rejects(wrongRegion.send(new ConverseCommand({ modelId: MODEL, messages: USER })), {
+    name: 'InvalidSignatureException',
+  });
 });
 
 test('an unsigned request is refused; a Bedrock API key as bearer is accepted, a wrong one refused', async () => {
-  const unsigned = await fetch(`${fake.url}/model/${encodeURIComponent(MODEL)}/converse`, { method: 'POST', body: JSON.stringify({ messages: USER }) });
+  const unsigned = await fetch(`${fake.url}/model/${encodeURIComponent(MODEL)}/converse`, {
+    method: 'POST',
+    body: JSON.stringify({ messages: USER }),
+  });
   assert.equal(unsigned.status, 403);
   assert.match(unsigned.headers.get('x-amzn-errortype') ?? '', /^MissingAuthenticationTokenException/);
   const call = (key: string): Promise<Response> =>
@@ -115,16 +143,21 @@ test('an unsigned request is refused; a Bedrock API key as bearer is accepted, a
 
 test('throttling, validation and a cut stream surface in the AWS SDK as Bedrock reports them', async () => {
   fake.queue({ fail: 'throttle' });
-  await assert.rejects(client().send(new ConverseCommand({ modelId: MODEL, messages: USER })), { name: 'ThrottlingException' });
+  await assert.rejects(client().send(new ConverseCommand({ modelId: MODEL, messages: USER })), {
+    name: 'ThrottlingException',
+  });
   await assert.rejects(
     client().send(new ConverseCommand({ modelId: MODEL, messages: [{ role: 'assistant', content: [{ text: 'x' }] }] })),
     (e: Error) => e.name === 'ValidationException' && /start with a user message/.test(e.message),
   );
   fake.queue({ fail: 'throttle', failMidStream: true });
   const mid = await client().send(new ConverseStreamCommand({ modelId: MODEL, messages: USER }));
-  await assert.rejects(async () => {
-    for await (const _ of mid.stream ?? []) void _;
-  }, { name: 'ThrottlingException' });
+  await assert.rejects(
+    async () => {
+      for await (const _ of mid.stream ?? []) void _;
+    },
+    { name: 'ThrottlingException' },
+  );
   fake.queue({ cutAfterEvents: 2 });
   const cut = await client().send(new ConverseStreamCommand({ modelId: MODEL, messages: USER }));
   await assert.rejects(async () => {
@@ -134,26 +167,47 @@ test('throttling, validation and a cut stream surface in the AWS SDK as Bedrock 
 
 test('InvokeModel: Titan v2 and Cohere embeddings', async () => {
   const titan = await client().send(
-    new InvokeModelCommand({ modelId: 'amazon.titan-embed-text-v2:0', contentType: 'application/json', body: JSON.stringify({ inputText: 'hello', dimensions: 256 }) }),
+    new InvokeModelCommand({
+      modelId: 'amazon.titan-embed-text-v2:0',
+      contentType: 'application/json',
+      body: JSON.stringify({ inputText: 'hello', dimensions: 256 }),
+    }),
   );
-  const t = JSON.parse(Buffer.from(titan.body).toString('utf8')) as { embedding: number[]; inputTextTokenCount: number };
+  const t = JSON.parse(Buffer.from(titan.body).toString('utf8')) as {
+    embedding: number[];
+    inputTextTokenCount: number;
+  };
   assert.equal(t.embedding.length, 256);
   assert.equal(t.inputTextTokenCount, 2);
   const cohere = await client().send(
-    new InvokeModelCommand({ modelId: 'cohere.embed-english-v3', body: JSON.stringify({ texts: ['a', 'b'], input_type: 'search_document' }) }),
+    new InvokeModelCommand({
+      modelId: 'cohere.embed-english-v3',
+      body: JSON.stringify({ texts: ['a', 'b'], input_type: 'search_document' }),
+    }),
   );
   const c = JSON.parse(Buffer.from(cohere.body).toString('utf8')) as { embeddings: number[][]; response_type: string };
   assert.equal(c.embeddings.length, 2);
   assert.equal(c.response_type, 'embeddings_floats');
   await assert.rejects(
-    client().send(new InvokeModelCommand({ modelId: 'cohere.embed-english-v3', body: JSON.stringify({ texts: ['a'] }) })),
+    client().send(
+      new InvokeModelCommand({ modelId: 'cohere.embed-english-v3', body: JSON.stringify({ texts: ['a'] }) }),
+    ),
     { name: 'ValidationException' },
   );
 });
 
 test('Anthropic Bedrock SDK: InvokeModel with anthropic_version and betas in the body, and the response stream', async () => {
-  const anthropic = new AnthropicBedrock({ awsAccessKey: AWS_TEST.accessKeyId, awsSecretKey: AWS_TEST.secretAccessKey, awsRegion: AWS_TEST.region, baseURL: fake.url, maxRetries: 0 });
-  fake.queue({ thinking: { text: 'think', signature: 'sig-x' }, usage: { input: 10, output: 3, cacheRead: 7, cacheWrite: 1, reasoning: 0 } });
+  const anthropic = new AnthropicBedrock({
+    awsAccessKey: AWS_TEST.accessKeyId,
+    awsSecretKey: AWS_TEST.secretAccessKey,
+    awsRegion: AWS_TEST.region,
+    baseURL: fake.url,
+    maxRetries: 0,
+  });
+  fake.queue({
+    thinking: { text: 'think', signature: 'sig-x' },
+    usage: { input: 10, output: 3, cacheRead: 7, cacheWrite: 1, reasoning: 0 },
+  });
   const message = await anthropic.beta.messages.create({
     model: MODEL,
     max_tokens: 64,
@@ -166,18 +220,35 @@ test('Anthropic Bedrock SDK: InvokeModel with anthropic_version and betas in the
   assert.equal(sent?.path, `/model/${MODEL}/invoke`);
   assert.equal(typeof sent?.body?.anthropic_version, 'string');
   assert.deepEqual(sent?.body?.anthropic_beta, ['interleaved-thinking-2025-05-14']);
-  const stream = anthropic.messages.stream({ model: MODEL, max_tokens: 64, messages: [{ role: 'user', content: 'Hi' }] });
+  const stream = anthropic.messages.stream({
+    model: MODEL,
+    max_tokens: 64,
+    messages: [{ role: 'user', content: 'Hi' }],
+  });
   const final = await stream.finalMessage();
   assert.equal(final.content[0]?.type === 'text' ? final.content[0].text : '', 'Hello from the fake cloud.');
   assert.equal(final.stop_reason, 'end_turn');
   assert.equal(fake.requests.at(-1)?.path, `/model/${MODEL}/invoke-with-response-stream`);
-  const wrong = new AnthropicBedrock({ awsAccessKey: AWS_TEST.accessKeyId, awsSecretKey: 'wrong', awsRegion: AWS_TEST.region, baseURL: fake.url, maxRetries: 0 });
+  const wrong = new AnthropicBedrock({
+    awsAccessKey: AWS_TEST.accessKeyId,
+    awsSecretKey: 'wrong',
+    awsRegion: AWS_TEST.region,
+    baseURL: fake.url,
+    maxRetries: 0,
+  });
   const badVersion = await fetch(`${fake.url}/model/${MODEL}/invoke`, {
     method: 'POST',
     headers: { authorization: `Bearer ${AWS_TEST.bedrockApiKey}` },
-    body: JSON.stringify({ anthropic_version: 'vertex-2023-10-16', max_tokens: 8, messages: [{ role: 'user', content: 'Hi' }] }),
+    body: JSON.stringify({
+      anthropic_version: 'vertex-2023-10-16',
+      max_tokens: 8,
+      messages: [{ role: 'user', content: 'Hi' }],
+    }),
   });
   assert.equal(badVersion.status, 400);
   assert.match(badVersion.headers.get('x-amzn-errortype') ?? '', /^ValidationException/);
-  await assert.rejects(wrong.messages.create({ model: MODEL, max_tokens: 8, messages: [{ role: 'user', content: 'Hi' }] }), { status: 403 });
+  await assert.rejects(
+    wrong.messages.create({ model: MODEL, max_tokens: 8, messages: [{ role: 'user', content: 'Hi' }] }),
+    { status: 403 },
+  );
 });

@@ -3,7 +3,15 @@ import { AWS_TEST } from './credentials.js';
 import { converseProblem, converseResponse, converseStreamFrames } from './bedrock-converse.js';
 import { invokeJson, invokeStreamFrames } from './bedrock-invoke.js';
 import { exceptionFrame } from './eventstream.js';
-import { bearerToken, firstByteDelay, sendFrames, sendJson, sendJsonOrCut, startCloudServer, type CloudFake } from './kit.js';
+import {
+  bearerToken,
+  firstByteDelay,
+  sendFrames,
+  sendJson,
+  sendJsonOrCut,
+  startCloudServer,
+  type CloudFake,
+} from './kit.js';
 import type { FailureScript } from './script.js';
 import { verifySigV4, type AwsKey } from './sigv4-verify.js';
 
@@ -68,7 +76,13 @@ export async function startFakeBedrock(options: FakeBedrockOptions = {}): Promis
         await sendJsonOrCut(res, converseResponse(script), script, requestId);
         return;
       }
-      await sendFrames(res, EVENTSTREAM, withMidStreamFailure(converseStreamFrames(script), script.failMidStream ? script.fail : null), script, requestId);
+      await sendFrames(
+        res,
+        EVENTSTREAM,
+        withMidStreamFailure(converseStreamFrames(script), script.failMidStream ? script.fail : null),
+        script,
+        requestId,
+      );
       return;
     }
     if (operation === 'invoke') {
@@ -79,24 +93,61 @@ export async function startFakeBedrock(options: FakeBedrockOptions = {}): Promis
     }
     const streamed = invokeStreamFrames(modelId, request.body, script);
     if (!streamed.ok) awsError(res, 400, 'ValidationException', streamed.message);
-    else await sendFrames(res, EVENTSTREAM, withMidStreamFailure(streamed.frames, script.failMidStream ? script.fail : null), script, requestId);
+    else
+      await sendFrames(
+        res,
+        EVENTSTREAM,
+        withMidStreamFailure(streamed.frames, script.failMidStream ? script.fail : null),
+        script,
+        requestId,
+      );
   });
 }
 
 /** Bedrock's error: the type in `x-amzn-errortype` (as the AWS SDK reads it), the message in the body. */
 export function awsError(res: ServerResponse, status: number, type: string, message: string): void {
-  sendJson(res, status, { message }, {
-    'x-amzn-errortype': `${type}:http://internal.amazon.com/coral/com.amazon.bedrock/`,
-    'x-amzn-requestid': 'fake-request-0001',
-  });
+  sendJson(
+    res,
+    status,
+    { message },
+    {
+      'x-amzn-errortype': `${type}:http://internal.amazon.com/coral/com.amazon.bedrock/`,
+      'x-amzn-requestid': 'fake-request-0001',
+    },
+  );
 }
 
 const FAILURES: Record<FailureScript, { status: number; type: string; streamType: string; message: string }> = {
-  throttle: { status: 429, type: 'ThrottlingException', streamType: 'throttlingException', message: 'Too many requests, please wait before trying again.' },
-  validation: { status: 400, type: 'ValidationException', streamType: 'validationException', message: 'The model returned the following errors: Input is too long for requested model.' },
-  auth: { status: 403, type: 'AccessDeniedException', streamType: 'validationException', message: "You don't have access to the model with the specified model ID." },
-  server: { status: 500, type: 'InternalServerException', streamType: 'internalServerException', message: 'The system encountered an unexpected error during processing. Try your request again.' },
-  prompt_filter: { status: 400, type: 'ValidationException', streamType: 'validationException', message: 'The request was blocked by a guardrail.' },
+  throttle: {
+    status: 429,
+    type: 'ThrottlingException',
+    streamType: 'throttlingException',
+    message: 'Too many requests, please wait before trying again.',
+  },
+  validation: {
+    status: 400,
+    type: 'ValidationException',
+    streamType: 'validationException',
+    message: 'The model returned the following errors: Input is too long for requested model.',
+  },
+  auth: {
+    status: 403,
+    type: 'AccessDeniedException',
+    streamType: 'validationException',
+    message: "You don't have access to the model with the specified model ID.",
+  },
+  server: {
+    status: 500,
+    type: 'InternalServerException',
+    streamType: 'internalServerException',
+    message: 'The system encountered an unexpected error during processing. Try your request again.',
+  },
+  prompt_filter: {
+    status: 400,
+    type: 'ValidationException',
+    streamType: 'validationException',
+    message: 'The request was blocked by a guardrail.',
+  },
 };
 
 function failure(res: ServerResponse, fail: FailureScript): void {

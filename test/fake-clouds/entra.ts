@@ -42,16 +42,34 @@ export async function startFakeEntra(): Promise<FakeEntra> {
       return;
     }
     if (form.get('client_id') !== AZURE_TEST.clientId) {
-      aadError(res, 400, 'unauthorized_client', 700016, `Application with identifier '${form.get('client_id') ?? ''}' was not found in the directory.`);
+      aadError(
+        res,
+        400,
+        'unauthorized_client',
+        700016,
+        `Application with identifier '${form.get('client_id') ?? ''}' was not found in the directory.`,
+      );
       return;
     }
     if (!sameSecret(form.get('client_secret') ?? '', AZURE_TEST.clientSecret)) {
-      aadError(res, 401, 'invalid_client', 7000215, 'Invalid client secret provided. Ensure the secret being sent in the request is the client secret value, not the client secret ID.');
+      aadError(
+        res,
+        401,
+        'invalid_client',
+        7000215,
+        'Invalid client secret provided. Ensure the secret being sent in the request is the client secret value, not the client secret ID.',
+      );
       return;
     }
     const scope = form.get('scope') ?? '';
     if (!scope.endsWith('/.default')) {
-      aadError(res, 400, 'invalid_scope', 1002012, `The provided value for scope ${scope} is not valid. Client credential flows must have a scope value with /.default suffixed to the resource identifier.`);
+      aadError(
+        res,
+        400,
+        'invalid_scope',
+        1002012,
+        `The provided value for scope ${scope} is not valid. Client credential flows must have a scope value with /.default suffixed to the resource identifier.`,
+      );
       return;
     }
     if (ledger.shouldFail()) {
@@ -70,7 +88,13 @@ function sameSecret(given: string, expected: string): boolean {
   return a.length === b.length && timingSafeEqual(a, b);
 }
 
-function aadError(res: Parameters<typeof sendJson>[0], status: number, error: string, code: number, text: string): void {
+function aadError(
+  res: Parameters<typeof sendJson>[0],
+  status: number,
+  error: string,
+  code: number,
+  text: string,
+): void {
   sendJson(res, status, {
     error,
     error_description: `AADSTS${code}: ${text} Trace ID: 00000000-0000-0000-0000-000000000000 Correlation ID: 00000000-0000-0000-0000-000000000001 Timestamp: ${new Date().toISOString()}`,

@@ -23,7 +23,9 @@ test('generateContent: thought parts, function calls with ids, usage with though
   });
   const out = await ai.models.generateContent({
     model: 'gemini-2.5-pro',
-    contents: [{ role: 'user', parts: [{ text: 'Weather?' }, { inlineData: { mimeType: 'image/png', data: 'iVBORw0KGgo=' } }] }],
+    contents: [
+      { role: 'user', parts: [{ text: 'Weather?' }, { inlineData: { mimeType: 'image/png', data: 'iVBORw0KGgo=' } }] },
+    ],
     config: {
       systemInstruction: 'Be brief.',
       tools: [{ functionDeclarations: [{ name: 'get_weather', parametersJsonSchema: { type: 'object' } }] }],
@@ -43,7 +45,8 @@ test('generateContent: thought parts, function calls with ids, usage with though
 
 test('streamGenerateContent over SSE; MAX_TOKENS and SAFETY finishes', async () => {
   let text = '';
-  for await (const chunk of await ai.models.generateContentStream({ model: 'gemini-2.5-flash', contents: 'Hi' })) text += chunk.text ?? '';
+  for await (const chunk of await ai.models.generateContentStream({ model: 'gemini-2.5-flash', contents: 'Hi' }))
+    text += chunk.text ?? '';
   assert.equal(text, 'Hello from the fake cloud.');
   assert.equal(fake.requests.at(-1)?.query.get('alt'), 'sse');
   fake.queue({ stop: 'max_tokens' });
@@ -57,7 +60,11 @@ test('streamGenerateContent over SSE; MAX_TOKENS and SAFETY finishes', async () 
 test('countTokens, embedContent (batch) ', async () => {
   const count = await ai.models.countTokens({ model: 'gemini-2.5-flash', contents: 'twelve chars' });
   assert.equal(count.totalTokens, 3);
-  const emb = await ai.models.embedContent({ model: 'gemini-embedding-001', contents: ['a', 'b'], config: { outputDimensionality: 8 } });
+  const emb = await ai.models.embedContent({
+    model: 'gemini-embedding-001',
+    contents: ['a', 'b'],
+    config: { outputDimensionality: 8 },
+  });
   assert.equal(emb.embeddings?.length, 2);
   assert.equal(emb.embeddings?.[0]?.values?.length, 8);
 });
@@ -71,7 +78,10 @@ test('RESOURCE_EXHAUSTED, a bad key and an invalid body are Google-shaped errors
     return true;
   });
   const stranger = new GoogleGenAI({ apiKey: 'AIzaWrongKey', httpOptions: { baseUrl: fake.url } });
-  await assert.rejects(stranger.models.generateContent({ model: 'gemini-2.5-flash', contents: 'Hi' }), (e: unknown) => e instanceof ApiError && e.status === 400 && /API key not valid/.test(e.message));
+  await assert.rejects(
+    stranger.models.generateContent({ model: 'gemini-2.5-flash', contents: 'Hi' }),
+    (e: unknown) => e instanceof ApiError && e.status === 400 && /API key not valid/.test(e.message),
+  );
   const raw = await fetch(`${fake.url}/v1beta/models/gemini-2.5-flash:generateContent`, {
     method: 'POST',
     headers: { 'x-goog-api-key': GEMINI_TEST.apiKey },

@@ -1,12 +1,32 @@
 import { GEMINI_TEST } from './credentials.js';
-import { geminiChunks, geminiResponse, generateProblem, countTokens, embedOne, googleError, scriptedGoogleError, type GoogleError } from './gemini-wire.js';
-import { firstByteDelay, header, sendFrames, sendJson, sendJsonOrCut, sseFrame, startCloudServer, type CloudFake, type CloudRequest } from './kit.js';
+import {
+  geminiChunks,
+  geminiResponse,
+  generateProblem,
+  countTokens,
+  embedOne,
+  googleError,
+  scriptedGoogleError,
+  type GoogleError,
+} from './gemini-wire.js';
+import {
+  firstByteDelay,
+  header,
+  sendFrames,
+  sendJson,
+  sendJsonOrCut,
+  sseFrame,
+  startCloudServer,
+  type CloudFake,
+  type CloudRequest,
+} from './kit.js';
 import type { CloudScript } from './script.js';
 import type { ServerResponse } from 'node:http';
 
 export type FakeGemini = CloudFake;
 
-const ROUTE = /^\/(v1|v1beta|v1alpha)\/models\/([^/:]+):(generateContent|streamGenerateContent|countTokens|embedContent|batchEmbedContents)$/;
+const ROUTE =
+  /^\/(v1|v1beta|v1alpha)\/models\/([^/:]+):(generateContent|streamGenerateContent|countTokens|embedContent|batchEmbedContents)$/;
 
 /**
  * A fake Gemini API (generativelanguage.googleapis.com): `x-goog-api-key` (or `?key=`) required,
@@ -17,13 +37,28 @@ export async function startFakeGemini(apiKeys: string[] = [GEMINI_TEST.apiKey]):
   return startCloudServer(async ({ request, res, takeScript }) => {
     const key = header(request.headers, 'x-goog-api-key') ?? request.query.get('key');
     if (key === undefined || key === null) {
-      send(res, googleError(403, 'PERMISSION_DENIED', "Method doesn't allow unregistered callers (callers without established identity). Please use API Key or other form of API consumer identity to call this API."));
+      send(
+        res,
+        googleError(
+          403,
+          'PERMISSION_DENIED',
+          "Method doesn't allow unregistered callers (callers without established identity). Please use API Key or other form of API consumer identity to call this API.",
+        ),
+      );
       return;
     }
     if (!apiKeys.includes(key)) {
-      send(res, googleError(400, 'INVALID_ARGUMENT', 'API key not valid. Please pass a valid API key.', [
-        { '@type': 'type.googleapis.com/google.rpc.ErrorInfo', reason: 'API_KEY_INVALID', domain: 'googleapis.com', metadata: { service: 'generativelanguage.googleapis.com' } },
-      ]));
+      send(
+        res,
+        googleError(400, 'INVALID_ARGUMENT', 'API key not valid. Please pass a valid API key.', [
+          {
+            '@type': 'type.googleapis.com/google.rpc.ErrorInfo',
+            reason: 'API_KEY_INVALID',
+            domain: 'googleapis.com',
+            metadata: { service: 'generativelanguage.googleapis.com' },
+          },
+        ]),
+      );
       return;
     }
     const route = request.method === 'POST' ? ROUTE.exec(request.path) : null;
@@ -57,11 +92,22 @@ export async function answerGemini(request: CloudRequest, res: ServerResponse, c
   }
   if (call.method === 'batchEmbedContents') {
     const requests = Array.isArray(body?.requests) ? (body.requests as Record<string, unknown>[]) : [];
-    if (requests.length === 0) return send(res, googleError(400, 'INVALID_ARGUMENT', '* BatchEmbedContentsRequest.requests: requests must not be empty\n'));
+    if (requests.length === 0)
+      return send(
+        res,
+        googleError(400, 'INVALID_ARGUMENT', '* BatchEmbedContentsRequest.requests: requests must not be empty\n'),
+      );
     const embeddings: { values: number[] }[] = [];
     for (const [i, r] of requests.entries()) {
       if (r.model !== `models/${call.model}`) {
-        return send(res, googleError(400, 'INVALID_ARGUMENT', `* BatchEmbedContentsRequest.requests[${i}].model: Model names should be the same. Expected: models/${call.model}, got: ${String(r.model)}\n`));
+        return send(
+          res,
+          googleError(
+            400,
+            'INVALID_ARGUMENT',
+            `* BatchEmbedContentsRequest.requests[${i}].model: Model names should be the same. Expected: models/${call.model}, got: ${String(r.model)}\n`,
+          ),
+        );
       }
       const one = embedOne(r);
       if (!('values' in one)) return send(res, one);
@@ -84,7 +130,12 @@ export async function answerGemini(request: CloudRequest, res: ServerResponse, c
   let chunks: unknown[] = geminiChunks(script, version);
   if (script.fail !== null) chunks = [...chunks.slice(0, 2), scriptedGoogleError(script.fail).body];
   if (request.query.get('alt') === 'sse') {
-    await sendFrames(res, 'text/event-stream', chunks.map((c) => sseFrame(c).replace(/\n/g, '\r\n')), script);
+    await sendFrames(
+      res,
+      'text/event-stream',
+      chunks.map((c) => sseFrame(c).replace(/\n/g, '\r\n')),
+      script,
+    );
     return;
   }
   // Without alt=sse Google streams one JSON array, an element at a time.

@@ -55,7 +55,10 @@ export async function startFakeGoogleOAuth(): Promise<FakeGoogleOAuth> {
     }
     const form = new URLSearchParams(request.raw.toString('utf8'));
     if (form.get('grant_type') !== JWT_BEARER) {
-      sendJson(res, 400, { error: 'unsupported_grant_type', error_description: 'Invalid grant_type: ' + (form.get('grant_type') ?? '') });
+      sendJson(res, 400, {
+        error: 'unsupported_grant_type',
+        error_description: 'Invalid grant_type: ' + (form.get('grant_type') ?? ''),
+      });
       return;
     }
     const problem = checkAssertion(form.get('assertion') ?? '', [tokenUri, GOOGLE_TOKEN_URL]);
@@ -77,7 +80,8 @@ export async function startFakeGoogleOAuth(): Promise<FakeGoogleOAuth> {
 /** Why the JWT assertion is refused (Google's own descriptions), or null when it is good. */
 function checkAssertion(assertion: string, audiences: string[]): string | null {
   const parts = assertion.split('.');
-  if (parts.length !== 3) return 'Invalid JWT: Token must be a short-lived token (60 minutes) and in a reasonable timeframe.';
+  if (parts.length !== 3)
+    return 'Invalid JWT: Token must be a short-lived token (60 minutes) and in a reasonable timeframe.';
   const [h, p, s] = parts as [string, string, string];
   let head: Record<string, unknown>;
   let claims: Record<string, unknown>;
@@ -89,7 +93,12 @@ function checkAssertion(assertion: string, audiences: string[]): string | null {
   }
   if (head.alg !== 'RS256') return 'Invalid JWT: unsupported algorithm.';
   if (claims.iss !== GOOGLE_TEST.clientEmail) return 'Invalid JWT Signature.';
-  const good = verify('RSA-SHA256', Buffer.from(`${h}.${p}`), testServiceAccountKey().publicKey, Buffer.from(s, 'base64url'));
+  const good = verify(
+    'RSA-SHA256',
+    Buffer.from(`${h}.${p}`),
+    testServiceAccountKey().publicKey,
+    Buffer.from(s, 'base64url'),
+  );
   if (!good) return 'Invalid JWT Signature.';
   if (typeof claims.aud !== 'string' || !audiences.includes(claims.aud)) return 'Invalid JWT: Failed audience check.';
   const now = Math.floor(Date.now() / 1000);

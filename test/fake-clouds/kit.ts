@@ -2,7 +2,10 @@ import { createServer, type IncomingHttpHeaders, type IncomingMessage, type Serv
 import type { AddressInfo } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Json } from '../fake-upstream/json.js';
+import { sendJson } from '../fake-upstream/server.js';
 import { makeScript, type CloudScript } from './script.js';
+
+export { sendJson };
 
 /** One call a fake cloud received. */
 export interface CloudRequest {
@@ -24,7 +27,7 @@ export interface CloudCall {
   request: CloudRequest;
   res: ServerResponse;
   /** Takes the next queued script (once per call); a call refused earlier leaves the queue alone. */
-  takeScript(): CloudScript;
+  takeScript: () => CloudScript;
 }
 
 export interface CloudFake {
@@ -121,16 +124,6 @@ function safeDecode(path: string): string {
   }
 }
 
-export function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
-  const text = JSON.stringify(body);
-  res.writeHead(status, {
-    'content-type': 'application/json',
-    'content-length': String(Buffer.byteLength(text)),
-    ...headers,
-  });
-  res.end(text);
-}
-
 /** Waits the script's first-byte delay; false when the client went away meanwhile. */
 export async function firstByteDelay(res: ServerResponse, script: CloudScript): Promise<boolean> {
   if (script.firstByteDelayMs > 0) await sleep(script.firstByteDelayMs);
@@ -168,7 +161,7 @@ export async function sendFrames(
 /** A JSON answer of 200, or half of it and a destroyed socket when the script cuts the answer. */
 export async function sendJsonOrCut(
   res: ServerResponse,
-  body: unknown,
+  body: Json,
   script: CloudScript,
   headers: Record<string, string> = {},
 ): Promise<void> {
@@ -177,7 +170,11 @@ export async function sendJsonOrCut(
     return;
   }
   const text = JSON.stringify(body);
-  res.writeHead(200, { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(text)), ...headers });
+  res.writeHead(200, {
+    'content-type': 'application/json',
+    'content-length': String(Buffer.byteLength(text)),
+    ...headers,
+  });
   res.write(text.slice(0, Math.floor(text.length / 2)));
   await sleep(5);
   res.socket?.destroy();

@@ -17,7 +17,8 @@ export interface AwsRefusal {
   message: string;
 }
 
-const AUTH = /^AWS4-HMAC-SHA256 Credential=([^/]+)\/(\d{8})\/([^/]+)\/([^/]+)\/aws4_request, ?SignedHeaders=([a-z0-9;-]+), ?Signature=([0-9a-f]{64})$/;
+const AUTH =
+  /^AWS4-HMAC-SHA256 Credential=([^/]+)\/(\d{8})\/([^/]+)\/([^/]+)\/aws4_request, ?SignedHeaders=([a-z0-9;-]+), ?Signature=([0-9a-f]{64})$/;
 const FIFTEEN_MINUTES = 15 * 60 * 1000;
 
 /**
@@ -31,30 +32,65 @@ export async function verifySigV4(
   expect: { service: string; region: string },
 ): Promise<AwsRefusal | null> {
   const authorization = one(request.headers, 'authorization');
-  if (authorization === undefined) return { status: 403, type: 'MissingAuthenticationTokenException', message: 'Missing Authentication Token' };
+  if (authorization === undefined)
+    return { status: 403, type: 'MissingAuthenticationTokenException', message: 'Missing Authentication Token' };
   const m = AUTH.exec(authorization);
   if (m === null) {
-    return { status: 403, type: 'IncompleteSignatureException', message: `Authorization header requires 'Credential', 'Signature' and 'SignedHeaders' parameters.` };
+    return {
+      status: 403,
+      type: 'IncompleteSignatureException',
+      message: `Authorization header requires 'Credential', 'Signature' and 'SignedHeaders' parameters.`,
+    };
   }
-  const [, accessKeyId, day, region, service, signedHeaders, signature] = m as unknown as [string, string, string, string, string, string, string];
+  const [, accessKeyId, day, region, service, signedHeaders, signature] = m as unknown as [
+    string,
+    string,
+    string,
+    string,
+    string,
+    string,
+    string,
+  ];
   const key = keys.find((k) => k.accessKeyId === accessKeyId);
-  if (key === undefined) return { status: 403, type: 'UnrecognizedClientException', message: 'The security token included in the request is invalid.' };
+  if (key === undefined)
+    return {
+      status: 403,
+      type: 'UnrecognizedClientException',
+      message: 'The security token included in the request is invalid.',
+    };
   if (service !== expect.service || region !== expect.region) {
-    return { status: 403, type: 'InvalidSignatureException', message: `Credential should be scoped to correct service: '${expect.service}' and region '${expect.region}'.` };
+    return {
+      status: 403,
+      type: 'InvalidSignatureException',
+      message: `Credential should be scoped to correct service: '${expect.service}' and region '${expect.region}'.`,
+    };
   }
   const amzDate = one(request.headers, 'x-amz-date') ?? '';
   const signedAt = parseAmzDate(amzDate);
   if (signedAt === null || !amzDate.startsWith(day)) {
-    return { status: 403, type: 'IncompleteSignatureException', message: 'Date must be in ISO-8601 \'basic format\'.' };
+    return { status: 403, type: 'IncompleteSignatureException', message: "Date must be in ISO-8601 'basic format'." };
   }
   if (Math.abs(Date.now() - signedAt.getTime()) > FIFTEEN_MINUTES) {
-    return { status: 403, type: 'InvalidSignatureException', message: `Signature expired: ${amzDate} is now earlier than the allowed window.` };
+    return {
+      status: 403,
+      type: 'InvalidSignatureException',
+      message: `Signature expired: ${amzDate} is now earlier than the allowed window.`,
+    };
   }
   if (key.sessionToken !== undefined && one(request.headers, 'x-amz-security-token') !== key.sessionToken) {
-    return { status: 403, type: 'UnrecognizedClientException', message: 'The security token included in the request is invalid.' };
+    return {
+      status: 403,
+      type: 'UnrecognizedClientException',
+      message: 'The security token included in the request is invalid.',
+    };
   }
   const names = signedHeaders.split(';');
-  if (!names.includes('host')) return { status: 403, type: 'InvalidSignatureException', message: "'Host' must be a 'SignedHeader' in the AWS Authorization." };
+  if (!names.includes('host'))
+    return {
+      status: 403,
+      type: 'InvalidSignatureException',
+      message: "'Host' must be a 'SignedHeader' in the AWS Authorization.",
+    };
   const headers: Record<string, string> = {};
   for (const name of names) headers[name] = one(request.headers, name) ?? '';
   const query: Record<string, string | string[]> = {};
@@ -65,7 +101,16 @@ export async function verifySigV4(
   const [hostname = '', port] = (headers.host ?? '').split(':');
   const signer = new SignatureV4({ service, region, credentials: key, sha256: NodeSha256 });
   const signed = await signer.sign(
-    { method: request.method, protocol: 'http:', hostname, port: port === undefined ? undefined : Number(port), path: request.rawPath, query, headers, body: request.raw },
+    {
+      method: request.method,
+      protocol: 'http:',
+      hostname,
+      port: port === undefined ? undefined : Number(port),
+      path: request.rawPath,
+      query,
+      headers,
+      body: request.raw,
+    },
     { signingDate: signedAt },
   );
   const expected = /Signature=([0-9a-f]{64})/.exec(String(signed.headers.authorization ?? ''))?.[1] ?? '';
@@ -74,7 +119,8 @@ export async function verifySigV4(
     return {
       status: 403,
       type: 'InvalidSignatureException',
-      message: 'The request signature we calculated does not match the signature you provided. Check your AWS Secret Access Key and signing method. Consult the service documentation for details.',
+      message:
+        'The request signature we calculated does not match the signature you provided. Check your AWS Secret Access Key and signing method. Consult the service documentation for details.',
     };
   }
   return null;

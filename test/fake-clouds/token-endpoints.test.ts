@@ -36,7 +36,11 @@ function toFake(client: JWT, tokenUri: string): JWT {
 
 test('google-auth-library: a service account JWT (RS256) is exchanged for a token the fake ledger accepts', async () => {
   const jwt = toFake(
-    new JWT({ email: GOOGLE_TEST.clientEmail, key: testServiceAccountKey().privateKeyPem, scopes: ['https://www.googleapis.com/auth/cloud-platform'] }),
+    new JWT({
+      email: GOOGLE_TEST.clientEmail,
+      key: testServiceAccountKey().privateKeyPem,
+      scopes: ['https://www.googleapis.com/auth/cloud-platform'],
+    }),
     google.tokenUri,
   );
   const { token } = await jwt.getAccessToken();
@@ -62,8 +66,14 @@ test('a JWT signed by another key, for another audience, or expired is refused w
   };
   assert.equal((await post(assertion(good))).status, 200);
   const { generateKeyPairSync } = await import('node:crypto');
-  const other = generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();
-  for (const bad of [assertion(good, other), assertion({ ...good, aud: 'https://elsewhere.test/token' }), assertion({ ...good, iat: now - 7200, exp: now - 3600 })]) {
+  const other = generateKeyPairSync('rsa', { modulusLength: 2048 })
+    .privateKey.export({ type: 'pkcs8', format: 'pem' })
+    .toString();
+  for (const bad of [
+    assertion(good, other),
+    assertion({ ...good, aud: 'https://elsewhere.test/token' }),
+    assertion({ ...good, iat: now - 7200, exp: now - 3600 }),
+  ]) {
     const answer = await post(bad);
     assert.equal(answer.status, 400);
     assert.equal(answer.body.error, 'invalid_grant');

@@ -37,9 +37,13 @@ test('@google/genai on Vertex: generateContent and a stream under publishers/goo
   vertex.queue({ toolCalls: [{ id: 'fc_1', name: 'lookup', input: { q: 'x' } }] });
   const out = await ai.models.generateContent({ model: 'gemini-2.5-pro', contents: 'Hi' });
   assert.equal(out.functionCalls?.[0]?.name, 'lookup');
-  assert.equal(vertex.requests.at(-1)?.path, `/v1/projects/${GOOGLE_TEST.project}/locations/us-central1/publishers/google/models/gemini-2.5-pro:generateContent`);
+  assert.equal(
+    vertex.requests.at(-1)?.path,
+    `/v1/projects/${GOOGLE_TEST.project}/locations/us-central1/publishers/google/models/gemini-2.5-pro:generateContent`,
+  );
   let text = '';
-  for await (const c of await ai.models.generateContentStream({ model: 'gemini-2.5-pro', contents: 'Hi' })) text += c.text ?? '';
+  for await (const c of await ai.models.generateContentStream({ model: 'gemini-2.5-pro', contents: 'Hi' }))
+    text += c.text ?? '';
   assert.equal(text, 'Hello from the fake cloud.');
 });
 
@@ -48,19 +52,30 @@ test('@anthropic-ai/vertex-sdk: rawPredict and streamRawPredict under publishers
     projectId: GOOGLE_TEST.project,
     region: 'us-east5',
     baseURL: `${vertex.url}/v1`,
-    googleAuth: new GoogleAuth({ authClient: new Compute(), scopes: ['https://www.googleapis.com/auth/cloud-platform'] }),
+    googleAuth: new GoogleAuth({
+      authClient: new Compute(),
+      scopes: ['https://www.googleapis.com/auth/cloud-platform'],
+    }),
     maxRetries: 0,
   });
-  vertex.queue({ thinking: { text: 't', signature: 'sig-v' }, usage: { input: 9, output: 2, cacheRead: 5, cacheWrite: 0, reasoning: 0 } });
+  vertex.queue({
+    thinking: { text: 't', signature: 'sig-v' },
+    usage: { input: 9, output: 2, cacheRead: 5, cacheWrite: 0, reasoning: 0 },
+  });
   const model = 'claude-sonnet-4-5@20250929';
   const message = await client.messages.create({ model, max_tokens: 32, messages: [{ role: 'user', content: 'Hi' }] });
   assert.equal(message.content[0]?.type, 'thinking');
   assert.equal(message.usage.cache_read_input_tokens, 5);
   const sent = vertex.requests.at(-1);
-  assert.equal(sent?.path, `/v1/projects/${GOOGLE_TEST.project}/locations/us-east5/publishers/anthropic/models/${model}:rawPredict`);
+  assert.equal(
+    sent?.path,
+    `/v1/projects/${GOOGLE_TEST.project}/locations/us-east5/publishers/anthropic/models/${model}:rawPredict`,
+  );
   assert.equal(typeof sent?.body?.anthropic_version, 'string');
   assert.equal(sent?.body?.model, undefined);
-  const final = await client.messages.stream({ model, max_tokens: 32, messages: [{ role: 'user', content: 'Hi' }] }).finalMessage();
+  const final = await client.messages
+    .stream({ model, max_tokens: 32, messages: [{ role: 'user', content: 'Hi' }] })
+    .finalMessage();
   assert.equal(final.stop_reason, 'end_turn');
   assert.match(vertex.requests.at(-1)?.path ?? '', /:streamRawPredict$/);
 });
@@ -69,7 +84,11 @@ test('a missing or unknown token is UNAUTHENTICATED; another project PERMISSION_
   const path = `/v1/projects/${GOOGLE_TEST.project}/locations/us-central1/publishers/google/models/gemini-2.5-pro:generateContent`;
   const body = JSON.stringify({ contents: [{ role: 'user', parts: [{ text: 'x' }] }] });
   const call = (token: string | null, p = path): Promise<Response> =>
-    fetch(vertex.url + p, { method: 'POST', headers: token === null ? {} : { authorization: `Bearer ${token}` }, body });
+    fetch(vertex.url + p, {
+      method: 'POST',
+      headers: token === null ? {} : { authorization: `Bearer ${token}` },
+      body,
+    });
   assert.equal((await call(null)).status, 401);
   assert.equal((await call('ya29.forged')).status, 401);
   const token = (await new Compute().getAccessToken()).token ?? '';

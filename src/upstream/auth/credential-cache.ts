@@ -104,17 +104,21 @@ export class CredentialCache<T> {
     const lifetime = Math.max(0, credential.expiresAtMs - now);
     const usableUntil = credential.expiresAtMs - Math.min(EXPIRY_MARGIN_MS, lifetime / 10);
     let refreshAt = credential.expiresAtMs - Math.min(this.refreshBeforeMs, lifetime / 2);
-    if (credential.refreshAtMs !== undefined && credential.refreshAtMs !== null) refreshAt = Math.min(refreshAt, credential.refreshAtMs);
+    if (credential.refreshAtMs !== undefined && credential.refreshAtMs !== null)
+      refreshAt = Math.min(refreshAt, credential.refreshAtMs);
     return { value: credential.value, usableUntil, refreshAt };
   }
 
   private schedule(at: number): void {
     if (this.closed || at === Infinity) return;
     if (this.timer !== null) clearTimeout(this.timer);
-    this.timer = setTimeout(() => {
-      this.timer = null;
-      this.refreshInBackground();
-    }, Math.max(0, at - Date.now()));
+    this.timer = setTimeout(
+      () => {
+        this.timer = null;
+        this.refreshInBackground();
+      },
+      Math.max(0, at - Date.now()),
+    );
     this.timer.unref();
   }
 }

@@ -7,7 +7,7 @@ import { COGNITIVE_AUDIENCE, startFakeEntra, type FakeEntra } from '../../../tes
 import { startFakeAzure, type FakeAzure } from '../../../test/fake-clouds/azure.js';
 import { isUpstreamError } from '../upstream-error.js';
 import { entraTokenAuth } from './entra-token.js';
-import { waitFor } from './test-wait.js';
+import { waitFor } from '../../../test/fake-clouds/wait.js';
 import type { OutgoingRequest, UpstreamAuth } from './types.js';
 
 let entra: FakeEntra;
@@ -67,7 +67,11 @@ test('refreshed in the background before expiry; a failed refresh keeps the held
   await waitFor(() => entra.ledger.grants >= grants + 1, 'the failed refresh');
   assert.equal(syncAuthorization(a), first);
   await waitFor(() => syncAuthorization(a) !== first, 'the retried refresh');
-  assert.equal(entra.ledger.isValid(first.replace('Bearer ', ''), COGNITIVE_AUDIENCE), true, 'renewed before the old token expired');
+  assert.equal(
+    entra.ledger.isValid(first.replace('Bearer ', ''), COGNITIVE_AUDIENCE),
+    true,
+    'renewed before the old token expired',
+  );
 });
 
 test('a wrong client secret: a 502 naming Entra and the AADSTS code, never the secret', async () => {

@@ -44,7 +44,11 @@ export function entraTokenAuth(options: EntraTokenOptions): UpstreamAuth {
       credential ??= serverAzureCredential();
       const token = await credential.getToken(scope);
       if (token === null) throw new Error('no credential in the chain produced a token');
-      return { value: token.token, expiresAtMs: token.expiresOnTimestamp, refreshAtMs: token.refreshAfterTimestamp ?? null };
+      return {
+        value: token.token,
+        expiresAtMs: token.expiresOnTimestamp,
+        refreshAtMs: token.refreshAfterTimestamp ?? null,
+      };
     },
     secrets: () => [process.env.AZURE_CLIENT_SECRET],
     refreshBeforeMs: options.refreshBeforeMs,

@@ -4,12 +4,21 @@ import { writeFileSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { after, before, test } from 'node:test';
 import { Compute, GoogleAuth } from 'google-auth-library';
-import { GOOGLE_TEST, serviceAccountJson, testServiceAccountKey, writeServiceAccountFile } from '../../../test/fake-clouds/credentials.js';
-import { GOOGLE_CLOUD_AUDIENCE, startFakeGoogleOAuth, type FakeGoogleOAuth } from '../../../test/fake-clouds/google-oauth.js';
+import {
+  GOOGLE_TEST,
+  serviceAccountJson,
+  testServiceAccountKey,
+  writeServiceAccountFile,
+} from '../../../test/fake-clouds/credentials.js';
+import {
+  GOOGLE_CLOUD_AUDIENCE,
+  startFakeGoogleOAuth,
+  type FakeGoogleOAuth,
+} from '../../../test/fake-clouds/google-oauth.js';
 import { startFakeVertex, type FakeVertex } from '../../../test/fake-clouds/vertex.js';
 import { isUpstreamError } from '../upstream-error.js';
 import { googleTokenAuth } from './google-token.js';
-import { waitFor } from './test-wait.js';
+import { waitFor } from '../../../test/fake-clouds/wait.js';
 import type { OutgoingRequest, UpstreamAuth } from './types.js';
 
 let oauth: FakeGoogleOAuth;
@@ -48,11 +57,14 @@ test('a service-account file is exchanged at its own token_uri; the token opens 
   const token = first.authorization?.replace('Bearer ', '') ?? '';
   assert.equal(oauth.ledger.isValid(token, GOOGLE_CLOUD_AUDIENCE), true);
   assert.equal(syncToken(a), `Bearer ${token}`);
-  const res = await fetch(`${vertex.url}/v1/projects/${GOOGLE_TEST.project}/locations/us-central1/publishers/google/models/gemini-2.5-pro:generateContent`, {
-    method: 'POST',
-    headers: first,
-    body: JSON.stringify({ contents: [{ role: 'user', parts: [{ text: 'Hi' }] }] }),
-  });
+  const res = await fetch(
+    `${vertex.url}/v1/projects/${GOOGLE_TEST.project}/locations/us-central1/publishers/google/models/gemini-2.5-pro:generateContent`,
+    {
+      method: 'POST',
+      headers: first,
+      body: JSON.stringify({ contents: [{ role: 'user', parts: [{ text: 'Hi' }] }] }),
+    },
+  );
   assert.equal(res.status, 200);
 });
 
@@ -99,7 +111,9 @@ test('once the token has expired and refreshes keep failing, a call gets a 502 n
 });
 
 test('a key the token endpoint does not know is refused as invalid_grant, and the error holds no key', async () => {
-  const other = generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();
+  const other = generateKeyPairSync('rsa', { modulusLength: 2048 })
+    .privateKey.export({ type: 'pkcs8', format: 'pem' })
+    .toString();
   const file = writeServiceAccountFile(oauth.tokenUri);
   writeFileSync(file, JSON.stringify({ ...serviceAccountJson(oauth.tokenUri), private_key: other }));
   await assert.rejects(Promise.resolve(auth({ keyFile: file }).headersFor(REQUEST)), (e: Error) => {
@@ -108,7 +122,10 @@ test('a key the token endpoint does not know is refused as invalid_grant, and th
     assert.equal(e.message.includes(testServiceAccountKey().privateKeyPem.slice(40, 80)), false);
     return true;
   });
-  await assert.rejects(Promise.resolve(auth({ keyFile: '/nonexistent/sa.json' }).headersFor(REQUEST)), /cannot read the credentials file \(ENOENT\)/);
+  await assert.rejects(
+    Promise.resolve(auth({ keyFile: '/nonexistent/sa.json' }).headersFor(REQUEST)),
+    /cannot read the credentials file \(ENOENT\)/,
+  );
 });
 
 test('without a key file: Application Default Credentials, here the metadata server', async () => {

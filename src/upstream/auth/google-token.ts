@@ -37,7 +37,8 @@ interface ServiceAccount {
  */
 export function googleTokenAuth(options: GoogleTokenOptions): UpstreamAuth {
   const scopes = options.scopes ?? [CLOUD_PLATFORM_SCOPE];
-  const keyFile = options.keyFile === undefined ? (process.env.GOOGLE_APPLICATION_CREDENTIALS ?? null) : options.keyFile;
+  const keyFile =
+    options.keyFile === undefined ? (process.env.GOOGLE_APPLICATION_CREDENTIALS ?? null) : options.keyFile;
   let privateKey: string | null = null;
   let adc: GoogleAuth | null = options.googleAuth ?? null;
   const fetchToken = async (): Promise<Expiring<string>> => {
@@ -49,7 +50,8 @@ export function googleTokenAuth(options: GoogleTokenOptions): UpstreamAuth {
     adc ??= new GoogleAuth(keyFile === null ? { scopes } : { scopes, keyFile });
     const client = await adc.getClient();
     const { token } = await client.getAccessToken();
-    if (typeof token !== 'string' || token === '') throw new Error('Application Default Credentials returned no access token');
+    if (typeof token !== 'string' || token === '')
+      throw new Error('Application Default Credentials returned no access token');
     const expiry = client.credentials.expiry_date;
     return { value: token, expiresAtMs: typeof expiry === 'number' ? expiry : Date.now() + 30 * 60_000 };
   };
@@ -70,7 +72,12 @@ async function readServiceAccount(path: string): Promise<ServiceAccount | null> 
     parsed = JSON.parse(await readFile(path, 'utf8'));
   } catch (error) {
     const code = (error as { code?: unknown }).code;
-    throw new Error(typeof code === 'string' ? `cannot read the credentials file (${code})` : 'the credentials file is not JSON');
+    throw new Error(
+      typeof code === 'string' ? `cannot read the credentials file (${code})` : 'the credentials file is not JSON',
+      {
+        cause: error,
+      },
+    );
   }
   const file = parsed as Record<string, unknown>;
   if (file.type !== 'service_account') return null;
@@ -84,7 +91,11 @@ async function exchangeServiceAccountJwt(account: ServiceAccount, scopes: string
   const tokenUri = account.token_uri ?? DEFAULT_TOKEN_URI;
   const now = Math.floor(Date.now() / 1000);
   const encode = (value: unknown): string => Buffer.from(JSON.stringify(value)).toString('base64url');
-  const head = { alg: 'RS256', typ: 'JWT', ...(account.private_key_id === undefined ? {} : { kid: account.private_key_id }) };
+  const head = {
+    alg: 'RS256',
+    typ: 'JWT',
+    ...(account.private_key_id === undefined ? {} : { kid: account.private_key_id }),
+  };
   const unsigned = `${encode(head)}.${encode({ iss: account.client_email, scope: scopes.join(' '), aud: tokenUri, iat: now, exp: now + 3600 })}`;
   let signature: string;
   try {
@@ -101,7 +112,9 @@ async function exchangeServiceAccountJwt(account: ServiceAccount, scopes: string
   const body = (await response.json().catch(() => ({}))) as Record<string, unknown>;
   if (!response.ok) {
     const reason = [body.error, body.error_description].filter((v) => typeof v === 'string').join(': ');
-    throw new Error(`the token endpoint refused ${account.client_email} (HTTP ${response.status}${reason === '' ? '' : ` ${reason}`})`);
+    throw new Error(
+      `the token endpoint refused ${account.client_email} (HTTP ${response.status}${reason === '' ? '' : ` ${reason}`})`,
+    );
   }
   if (typeof body.access_token !== 'string' || typeof body.expires_in !== 'number') {
     throw new Error('the token endpoint answered without access_token or expires_in');

@@ -7,7 +7,7 @@ import { startFakeBedrock, type FakeBedrock } from '../../../test/fake-clouds/be
 import { AWS_TEST } from '../../../test/fake-clouds/credentials.js';
 import { isUpstreamError } from '../upstream-error.js';
 import { sigV4Auth, type AwsCredentials } from './sigv4.js';
-import { waitFor } from './test-wait.js';
+import { waitFor } from '../../../test/fake-clouds/wait.js';
 import type { UpstreamAuth } from './types.js';
 
 let fake: FakeBedrock;
@@ -16,7 +16,11 @@ before(async () => {
   fake = await startFakeBedrock({
     keys: [
       { accessKeyId: AWS_TEST.accessKeyId, secretAccessKey: AWS_TEST.secretAccessKey },
-      { accessKeyId: 'ASIAFAKESESSION00001', secretAccessKey: 'session/secret/0001', sessionToken: 'FwoGZXIvYXdzEFAKESESSIONTOKEN' },
+      {
+        accessKeyId: 'ASIAFAKESESSION00001',
+        secretAccessKey: 'session/secret/0001',
+        sessionToken: 'FwoGZXIvYXdzEFAKESESSIONTOKEN',
+      },
     ],
   });
 });
@@ -25,9 +29,15 @@ after(async () => {
   await fake.close();
 });
 
-const STATIC = async (): Promise<AwsCredentials> => ({ accessKeyId: AWS_TEST.accessKeyId, secretAccessKey: AWS_TEST.secretAccessKey });
+const STATIC = async (): Promise<AwsCredentials> => ({
+  accessKeyId: AWS_TEST.accessKeyId,
+  secretAccessKey: AWS_TEST.secretAccessKey,
+});
 
-function signer(credentials: () => Promise<AwsCredentials> = STATIC, extra: Partial<Parameters<typeof sigV4Auth>[0]> = {}): UpstreamAuth {
+function signer(
+  credentials: () => Promise<AwsCredentials> = STATIC,
+  extra: Partial<Parameters<typeof sigV4Auth>[0]> = {},
+): UpstreamAuth {
   const a = sigV4Auth({ providerId: 'bedrock-test', region: AWS_TEST.region, credentials, ...extra });
   closers.push(a);
   return a;
@@ -48,13 +58,18 @@ test('requests signed with SigV4 (service bedrock) pass the fake Bedrock, model 
   assert.equal(res.status, 200, await res.clone().text());
   assert.equal(((await res.json()) as { stopReason: string }).stopReason, 'end_turn');
   const headers = await auth.headersFor({ method: 'POST', url: new URL(fake.url + '/x'), headers: {}, body: '{}' });
-  assert.match(headers.authorization ?? '', /^AWS4-HMAC-SHA256 Credential=AKIAFAKECLOUDTEST001\/\d{8}\/us-east-1\/bedrock\/aws4_request/);
+  assert.match(
+    headers.authorization ?? '',
+    /^AWS4-HMAC-SHA256 Credential=AKIAFAKECLOUDTEST001\/\d{8}\/us-east-1\/bedrock\/aws4_request/,
+  );
   assert.ok(headers['x-amz-date']);
   assert.equal((await converse(auth, '/model/us.anthropic.claude-sonnet-4-5-20250929-v1%3A0/converse')).status, 200);
 });
 
 test('a wrong secret, or another region, is refused by the fake with InvalidSignatureException', async () => {
-  const wrong = await converse(signer(async () => ({ accessKeyId: AWS_TEST.accessKeyId, secretAccessKey: 'not-the-secret' })));
+  const wrong = await converse(
+    signer(async () => ({ accessKeyId: AWS_TEST.accessKeyId, secretAccessKey: 'not-the-secret' })),
+  );
   assert.equal(wrong.status, 403);
   assert.match(wrong.headers.get('x-amzn-errortype') ?? '', /^InvalidSignatureException/);
   const region = await converse(signer(STATIC, { region: 'eu-central-1' }));
@@ -62,11 +77,18 @@ test('a wrong secret, or another region, is refused by the fake with InvalidSign
 });
 
 test('temporary credentials carry their session token; a named profile of the shared files is used', async () => {
-  const session = signer(async () => ({ accessKeyId: 'ASIAFAKESESSION00001', secretAccessKey: 'session/secret/0001', sessionToken: 'FwoGZXIvYXdzEFAKESESSIONTOKEN' }));
+  const session = signer(async () => ({
+    accessKeyId: 'ASIAFAKESESSION00001',
+    secretAccessKey: 'session/secret/0001',
+    sessionToken: 'FwoGZXIvYXdzEFAKESESSIONTOKEN',
+  }));
   assert.equal((await converse(session)).status, 200);
   assert.equal(fake.requests.at(-1)?.headers['x-amz-security-token'], 'FwoGZXIvYXdzEFAKESESSIONTOKEN');
   const dir = mkdtempSync(join(tmpdir(), 'aws-profile-'));
-  writeFileSync(join(dir, 'credentials'), `[switchyard-test]\naws_access_key_id = ${AWS_TEST.accessKeyId}\naws_secret_access_key = ${AWS_TEST.secretAccessKey}\n`);
+  writeFileSync(
+    join(dir, 'credentials'),
+    `[switchyard-test]\naws_access_key_id = ${AWS_TEST.accessKeyId}\naws_secret_access_key = ${AWS_TEST.secretAccessKey}\n`,
+  );
   writeFileSync(join(dir, 'config'), '');
   const saved = { c: process.env.AWS_SHARED_CREDENTIALS_FILE, f: process.env.AWS_CONFIG_FILE };
   process.env.AWS_SHARED_CREDENTIALS_FILE = join(dir, 'credentials');
@@ -76,7 +98,10 @@ test('temporary credentials carry their session token; a named profile of the sh
     closers.push(profile);
     assert.equal((await converse(profile)).status, 200);
   } finally {
-    for (const [name, value] of [['AWS_SHARED_CREDENTIALS_FILE', saved.c], ['AWS_CONFIG_FILE', saved.f]] as const) {
+    for (const [name, value] of [
+      ['AWS_SHARED_CREDENTIALS_FILE', saved.c],
+      ['AWS_CONFIG_FILE', saved.f],
+    ] as const) {
       if (value === undefined) delete process.env[name];
       else process.env[name] = value;
     }
@@ -92,7 +117,11 @@ test('expiring credentials are renewed in the background before expiry; a failed
       failNext = false;
       throw new Error('ECS credentials endpoint unavailable');
     }
-    return { accessKeyId: AWS_TEST.accessKeyId, secretAccessKey: AWS_TEST.secretAccessKey, expiration: new Date(Date.now() + 6000) };
+    return {
+      accessKeyId: AWS_TEST.accessKeyId,
+      secretAccessKey: AWS_TEST.secretAccessKey,
+      expiration: new Date(Date.now() + 6000),
+    };
   };
   const auth = signer(provider, { retryMs: 100 });
   auth.start?.();
@@ -109,17 +138,25 @@ test('no credentials: a 502 naming the AWS credential problem, never the secret'
   const none = signer(async () => {
     throw new Error('Could not load credentials from any providers');
   });
-  await assert.rejects(Promise.resolve(none.headersFor({ method: 'POST', url: new URL(fake.url), headers: {}, body: null })), (e: unknown) => {
-    assert.ok(isUpstreamError(e));
-    assert.equal(e.status, 502);
-    assert.match(e.message, /bedrock-test: AWS credentials: Could not load credentials/);
-    return true;
-  });
+  await assert.rejects(
+    Promise.resolve(none.headersFor({ method: 'POST', url: new URL(fake.url), headers: {}, body: null })),
+    (e: unknown) => {
+      assert.ok(isUpstreamError(e));
+      assert.equal(e.status, 502);
+      assert.match(e.message, /bedrock-test: AWS credentials: Could not load credentials/);
+      return true;
+    },
+  );
   // A provider whose failure echoes the secret it held: the message is scrubbed.
   let calls = 0;
   const echoing = signer(
     async () => {
-      if (calls++ === 0) return { accessKeyId: AWS_TEST.accessKeyId, secretAccessKey: AWS_TEST.secretAccessKey, expiration: new Date(Date.now() + 300) };
+      if (calls++ === 0)
+        return {
+          accessKeyId: AWS_TEST.accessKeyId,
+          secretAccessKey: AWS_TEST.secretAccessKey,
+          expiration: new Date(Date.now() + 300),
+        };
       throw new Error(`refresh refused for ${AWS_TEST.secretAccessKey}`);
     },
     { retryMs: 20 },
@@ -127,9 +164,12 @@ test('no credentials: a 502 naming the AWS credential problem, never the secret'
   await echoing.headersFor({ method: 'POST', url: new URL(fake.url), headers: {}, body: null });
   await waitFor(() => calls >= 2, 'the failed renewal');
   await new Promise((resolve) => setTimeout(resolve, 350));
-  await assert.rejects(Promise.resolve(echoing.headersFor({ method: 'POST', url: new URL(fake.url), headers: {}, body: null })), (e: Error) => {
-    assert.match(e.message, /refresh refused for \*\*\*/);
-    assert.equal(e.message.includes(AWS_TEST.secretAccessKey), false);
-    return true;
-  });
+  await assert.rejects(
+    Promise.resolve(echoing.headersFor({ method: 'POST', url: new URL(fake.url), headers: {}, body: null })),
+    (e: Error) => {
+      assert.match(e.message, /refresh refused for \*\*\*/);
+      assert.equal(e.message.includes(AWS_TEST.secretAccessKey), false);
+      return true;
+    },
+  );
 });

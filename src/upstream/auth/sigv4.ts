@@ -39,7 +39,8 @@ interface Signer {
  */
 export function sigV4Auth(options: SigV4Options): UpstreamAuth {
   const service = options.service ?? 'bedrock';
-  const provider = options.credentials ?? fromNodeProviderChain(options.profile === undefined ? {} : { profile: options.profile });
+  const provider =
+    options.credentials ?? fromNodeProviderChain(options.profile === undefined ? {} : { profile: options.profile });
   let secret: string | null = null;
   const cache = new CredentialCache<Signer>({
     fetch: async () => {
@@ -49,7 +50,11 @@ export function sigV4Auth(options: SigV4Options): UpstreamAuth {
       return { value: { credentials, signer }, expiresAtMs: credentials.expiration?.getTime() ?? null };
     },
     failure: (error) =>
-      credentialError({ providerId: options.providerId, problem: `AWS credentials: ${describe(error)}`, secrets: [secret] }),
+      credentialError({
+        providerId: options.providerId,
+        problem: `AWS credentials: ${describe(error)}`,
+        secrets: [secret],
+      }),
     refreshBeforeMs: options.refreshBeforeMs,
     retryMs: options.retryMs,
   });

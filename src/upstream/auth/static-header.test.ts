@@ -15,6 +15,9 @@ test('a static credential header is returned synchronously, lower-cased, as a fr
 
 test('an empty value, a header-injection attempt or a bad name is refused without echoing the value', () => {
   assert.throws(() => staticHeaderAuth('api-key', ''), /empty/);
-  assert.throws(() => staticHeaderAuth('api-key', 'secret-value\r\nx-evil: 1'), (e: Error) => !e.message.includes('secret-value'));
+  assert.throws(
+    () => staticHeaderAuth('api-key', 'secret-value\r\nx-evil: 1'),
+    (e: Error) => !e.message.includes('secret-value'),
+  );
   assert.throws(() => staticHeaderAuth('bad header', 'v'), /Invalid credential header name/);
 });

@@ -7,7 +7,8 @@ import type { UpstreamAuth } from './types.js';
 export function staticHeaderAuth(name: string, value: string): UpstreamAuth {
   const lower = name.toLowerCase();
   if (!/^[a-z0-9-]+$/.test(lower)) throw new Error(`Invalid credential header name: ${name}`);
-  if (value === '' || /[\r\n\0]/.test(value)) throw new Error(`The credential for header ${lower} is empty or contains a line break`);
+  if (value === '' || /[\r\n\0]/.test(value))
+    throw new Error(`The credential for header ${lower} is empty or contains a line break`);
   const headers = Object.freeze({ [lower]: value });
   return { headersFor: () => ({ ...headers }) };
 }

@@ -3,13 +3,21 @@ import { test } from 'node:test';
 import { converseStreamFrames } from '../../../test/fake-clouds/bedrock-converse.js';
 import { exceptionFrame } from '../../../test/fake-clouds/eventstream.js';
 import { makeScript } from '../../../test/fake-clouds/script.js';
-import { awsEventStreamFraming, decodeAwsEventStream, EventStreamError, type AwsEventMessage } from './aws-eventstream.js';
+import {
+  awsEventStreamFraming,
+  decodeAwsEventStream,
+  EventStreamError,
+  type AwsEventMessage,
+} from './aws-eventstream.js';
 
 const LIMITS = { maxEventBytes: 64 * 1024 };
 
 /** The fake Bedrock's ConverseStream answer with thinking and a tool call, plus a mid-stream exception. */
 function fakeStream(): Buffer {
-  const script = makeScript({ thinking: { text: 'hmm', signature: 'sig' }, toolCalls: [{ id: 't1', name: 'f', input: { a: 1 } }] });
+  const script = makeScript({
+    thinking: { text: 'hmm', signature: 'sig' },
+    toolCalls: [{ id: 't1', name: 'f', input: { a: 1 } }],
+  });
   return Buffer.concat([...converseStreamFrames(script), exceptionFrame('throttlingException', 'slow down')]);
 }
 
@@ -55,7 +63,11 @@ test('the same messages whatever the split: every byte boundary, and one byte at
   const whole = fakeStream();
   const expected = summary(await collect(chunks(whole)));
   for (let at = 0; at <= whole.length; at++) {
-    assert.deepEqual(summary(await collect(chunks(whole.subarray(0, at), whole.subarray(at)))), expected, `split at ${at}`);
+    assert.deepEqual(
+      summary(await collect(chunks(whole.subarray(0, at), whole.subarray(at)))),
+      expected,
+      `split at ${at}`,
+    );
   }
   const bytes = Array.from(whole, (b) => Uint8Array.of(b));
   assert.deepEqual(summary(await collect(chunks(...bytes))), expected);
@@ -64,7 +76,7 @@ test('the same messages whatever the split: every byte boundary, and one byte at
 test('a stream cut inside a message is truncated, at every cut point; a cut between messages is not', async () => {
   const whole = fakeStream();
   const boundaries = new Set<number>([0]);
-  for (let at = 0; at < whole.length; ) {
+  for (let at = 0; at < whole.length;) {
     at += whole.readUInt32BE(at);
     boundaries.add(at);
   }
@@ -74,19 +86,35 @@ test('a stream cut inside a message is truncated, at every cut point; a cut betw
       await collect(body);
       continue;
     }
-    await assert.rejects(collect(body), (e: unknown) => e instanceof EventStreamError && e.reason === 'truncated', `cut at ${cut}`);
+    await assert.rejects(
+      collect(body),
+      (e: unknown) => e instanceof EventStreamError && e.reason === 'truncated',
+      `cut at ${cut}`,
+    );
   }
 });
 
 test('a message larger than the limit is refused from its prelude; a corrupted one fails its CRC', async () => {
   const whole = fakeStream();
-  await assert.rejects(collect(chunks(whole), { maxEventBytes: 40 }), (e: unknown) => e instanceof EventStreamError && e.reason === 'too_large');
+  await assert.rejects(
+    collect(chunks(whole), { maxEventBytes: 40 }),
+    (e: unknown) => e instanceof EventStreamError && e.reason === 'too_large',
+  );
   // The declared length alone decides: nothing past the prelude need arrive.
   const huge = Buffer.alloc(4);
   huge.writeUInt32BE(10 * 1024 * 1024);
-  await assert.rejects(collect(chunks(huge)), (e: unknown) => e instanceof EventStreamError && e.reason === 'too_large');
+  await assert.rejects(
+    collect(chunks(huge)),
+    (e: unknown) => e instanceof EventStreamError && e.reason === 'too_large',
+  );
   const corrupt = Buffer.from(whole);
   corrupt[20] = (corrupt[20] ?? 0) ^ 0xff;
-  await assert.rejects(collect(chunks(corrupt)), (e: unknown) => e instanceof EventStreamError && e.reason === 'corrupt');
-  await assert.rejects(collect(chunks(Buffer.from([0, 0, 0, 3, 1, 2, 3]))), (e: unknown) => e instanceof EventStreamError && e.reason === 'corrupt');
+  await assert.rejects(
+    collect(chunks(corrupt)),
+    (e: unknown) => e instanceof EventStreamError && e.reason === 'corrupt',
+  );
+  await assert.rejects(
+    collect(chunks(Buffer.from([0, 0, 0, 3, 1, 2, 3]))),
+    (e: unknown) => e instanceof EventStreamError && e.reason === 'corrupt',
+  );
 });

@@ -58,9 +58,13 @@ export async function* decodeAwsEventStream(
     size += chunk.byteLength;
     while (size >= 4) {
       const total = declaredLength(parts);
-      if (total < MIN_MESSAGE_BYTES) throw new EventStreamError('corrupt', `event-stream message declares ${total} bytes`);
+      if (total < MIN_MESSAGE_BYTES)
+        throw new EventStreamError('corrupt', `event-stream message declares ${total} bytes`);
       if (total > limits.maxEventBytes) {
-        throw new EventStreamError('too_large', `event-stream message of ${total} bytes exceeds ${limits.maxEventBytes}`);
+        throw new EventStreamError(
+          'too_large',
+          `event-stream message of ${total} bytes exceeds ${limits.maxEventBytes}`,
+        );
       }
       if (size < total) break;
       const all = parts.length === 1 ? (parts[0] as Buffer) : Buffer.concat(parts, size);
@@ -86,7 +90,10 @@ function toMessage(bytes: Buffer): AwsEventMessage {
   try {
     decoded = codec.decode(bytes);
   } catch (error) {
-    throw new EventStreamError('corrupt', `malformed event-stream message: ${error instanceof Error ? error.message : String(error)}`);
+    throw new EventStreamError(
+      'corrupt',
+      `malformed event-stream message: ${error instanceof Error ? error.message : String(error)}`,
+    );
   }
   const headers: Record<string, string> = {};
   for (const [name, header] of Object.entries(decoded.headers)) headers[name] = String(header.value);
