@@ -140,3 +140,24 @@ test('the v1 API (model in the body) and embeddings in base64 and floats', async
   const floats = await v1.embeddings.create({ model: 'embed', input: 'a', dimensions: 4, encoding_format: 'float' });
   assert.equal(floats.data[0]?.embedding.length, 4);
 });
+
+test('a mid-stream 429 error chunk and a cut stream both fail the SDK stream', async () => {
+  azure.queue({ fail: 'throttle', failMidStream: true });
+  await assert.rejects(async () => {
+    const stream = await keyed().chat.completions.create({
+      model: 'x',
+      stream: true,
+      messages: [{ role: 'user', content: 'Hi' }],
+    });
+    for await (const _ of stream) void _;
+  }, /exceeded token rate limit/);
+  azure.queue({ cutAfterEvents: 3 });
+  await assert.rejects(async () => {
+    const stream = await keyed().chat.completions.create({
+      model: 'x',
+      stream: true,
+      messages: [{ role: 'user', content: 'Hi' }],
+    });
+    for await (const _ of stream) void _;
+  });
+});

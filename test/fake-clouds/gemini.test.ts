@@ -90,3 +90,14 @@ test('RESOURCE_EXHAUSTED, a bad key and an invalid body are Google-shaped errors
   assert.equal(raw.status, 400);
   assert.match(((await raw.json()) as { error: { message: string } }).error.message, /Unknown name "temperature"/);
 });
+
+test('a stream cut after two events fails in the SDK; a mid-stream RESOURCE_EXHAUSTED is reported in the stream', async () => {
+  fake.queue({ cutAfterEvents: 2 });
+  await assert.rejects(async () => {
+    for await (const _ of await ai.models.generateContentStream({ model: 'gemini-2.5-flash', contents: 'Hi' })) void _;
+  });
+  fake.queue({ fail: 'throttle', failMidStream: true });
+  await assert.rejects(async () => {
+    for await (const _ of await ai.models.generateContentStream({ model: 'gemini-2.5-flash', contents: 'Hi' })) void _;
+  }, /RESOURCE_EXHAUSTED|Resource has been exhausted/);
+});

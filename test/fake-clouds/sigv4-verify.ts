@@ -1,4 +1,4 @@
-import { timingSafeEqual } from 'node:crypto';
+import { createHash, timingSafeEqual } from 'node:crypto';
 import type { IncomingHttpHeaders } from 'node:http';
 import { SignatureV4 } from '@smithy/signature-v4';
 import { NodeSha256 } from '../../src/upstream/auth/node-sha256.js';
@@ -84,6 +84,15 @@ export async function verifySigV4(
       message: 'The security token included in the request is invalid.',
     };
   }
+  // A declared payload hash stands in for the body in the signature, so it must be the body's.
+  const declaredHash = one(request.headers, 'x-amz-content-sha256');
+  if (declaredHash !== undefined && declaredHash !== createHash('sha256').update(request.raw).digest('hex')) {
+    return {
+      status: 400,
+      type: 'XAmzContentSHA256Mismatch',
+      message: "The provided 'x-amz-content-sha256' header does not match what was computed.",
+    };
+  }
   const names = signedHeaders.split(';');
   if (!names.includes('host'))
     return {
@@ -99,7 +108,7 @@ export async function verifySigV4(
     query[k] = prev === undefined ? v : Array.isArray(prev) ? [...prev, v] : [prev, v];
   }
   const [hostname = '', port] = (headers.host ?? '').split(':');
-  const signer = new SignatureV4({ service, region, credentials: key, sha256: NodeSha256 });
+  const signer = new SignatureV4({ service, region, credentials: key, sha256: NodeSha256, applyChecksum: false });
   const signed = await signer.sign(
     {
       method: request.method,

@@ -80,6 +80,26 @@ test('@anthropic-ai/vertex-sdk: rawPredict and streamRawPredict under publishers
   assert.match(vertex.requests.at(-1)?.path ?? '', /:streamRawPredict$/);
 });
 
+test('Claude on Vertex: an error event mid-stream reaches the Anthropic SDK', async () => {
+  const client = new AnthropicVertex({
+    projectId: GOOGLE_TEST.project,
+    region: 'us-east5',
+    baseURL: `${vertex.url}/v1`,
+    googleAuth: new GoogleAuth({
+      authClient: new Compute(),
+      scopes: ['https://www.googleapis.com/auth/cloud-platform'],
+    }),
+    maxRetries: 0,
+  });
+  vertex.queue({ fail: 'server', failMidStream: true });
+  await assert.rejects(
+    client.messages
+      .stream({ model: 'claude-sonnet-4-5@20250929', max_tokens: 8, messages: [{ role: 'user', content: 'Hi' }] })
+      .finalMessage(),
+    /Overloaded|overloaded_error/,
+  );
+});
+
 test('a missing or unknown token is UNAUTHENTICATED; another project PERMISSION_DENIED; throttling RESOURCE_EXHAUSTED', async () => {
   const path = `/v1/projects/${GOOGLE_TEST.project}/locations/us-central1/publishers/google/models/gemini-2.5-pro:generateContent`;
   const body = JSON.stringify({ contents: [{ role: 'user', parts: [{ text: 'x' }] }] });

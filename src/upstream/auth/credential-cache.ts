@@ -110,8 +110,9 @@ export class CredentialCache<T> {
   }
 
   private schedule(at: number): void {
-    if (this.closed || at === Infinity) return;
     if (this.timer !== null) clearTimeout(this.timer);
+    this.timer = null;
+    if (this.closed || at === Infinity) return;
     this.timer = setTimeout(
       () => {
         this.timer = null;

@@ -76,6 +76,21 @@ test('a wrong secret, or another region, is refused by the fake with InvalidSign
   assert.equal(region.status, 403);
 });
 
+test('the signature covers the body: a body changed after signing is refused', async () => {
+  const auth = signer();
+  const url = new URL(fake.url + '/model/amazon.nova-pro-v1:0/converse');
+  const signed = JSON.stringify({ messages: [{ role: 'user', content: [{ text: 'Hi' }] }] });
+  const sent = JSON.stringify({ messages: [{ role: 'user', content: [{ text: 'Ho' }] }] });
+  const headers = { 'content-type': 'application/json' };
+  const credentials = await auth.headersFor({ method: 'POST', url, headers, body: signed });
+  const res = await fetch(url, { method: 'POST', headers: { ...headers, ...credentials }, body: sent });
+  assert.ok(res.status === 400 || res.status === 403, `refused, got ${res.status}`);
+  const { 'x-amz-content-sha256': _hash, ...withoutHash } = credentials;
+  const bare = await fetch(url, { method: 'POST', headers: { ...headers, ...withoutHash }, body: sent });
+  assert.equal(bare.status, 403);
+  assert.match(bare.headers.get('x-amzn-errortype') ?? '', /^InvalidSignatureException/);
+});
+
 test('temporary credentials carry their session token; a named profile of the shared files is used', async () => {
   const session = signer(async () => ({
     accessKeyId: 'ASIAFAKESESSION00001',
