@@ -2,11 +2,14 @@
  * Per-call cost of the upstream credential headers, in one run: a static header (`api-key`,
  * `x-goog-api-key`, a Bedrock API key), a held bearer token (Google, Entra: the cache hit of
  * every call between refreshes), and SigV4 signing of a Bedrock Converse request (credentials
- * held; the signature hashes the body, so two body sizes). No network: credentials are fetched
- * once before timing. Prints median µs per call over several rounds.
+ * held; the signature hashes the body, so two body sizes), by the gateway's synchronous signer
+ * and, for reference, by Smithy's promise-based SignatureV4 (the AWS SDK's). No network:
+ * credentials are fetched once before timing. Prints median µs per call over several rounds.
  *   npx tsc -p tsconfig.json && node dist/bench/cloud-auth-bench.js [--rounds 9] [--calls 20000]
  */
 import { createHash } from 'node:crypto';
+import { SignatureV4 } from '@smithy/signature-v4';
+import { NodeSha256 } from '../src/upstream/auth/node-sha256.js';
 import { staticHeaderAuth } from '../src/upstream/auth/static-header.js';
 import { sigV4Auth } from '../src/upstream/auth/sigv4.js';
 import { tokenSourceAuth } from '../src/upstream/auth/token-source.js';
@@ -75,12 +78,37 @@ async function main(): Promise<void> {
         .digest('hex'),
     }),
   };
+  const smithy = new SignatureV4({
+    service: 'bedrock',
+    region: 'us-east-1',
+    credentials: { accessKeyId: 'AKIABENCH00000000001', secretAccessKey: 'bench/secret/key/0000000000000000000001' },
+    sha256: NodeSha256,
+  });
+  const smithyAuth: UpstreamAuth = {
+    headersFor: async (request) => {
+      const { url } = request;
+      const signed = await smithy.sign({
+        method: request.method,
+        protocol: url.protocol,
+        hostname: url.hostname,
+        path: url.pathname,
+        headers: { ...request.headers, host: url.host },
+        body: request.body ?? undefined,
+      });
+      return { authorization: String(signed.headers.authorization) };
+    },
+  };
   const rows: [string, number][] = [
     ['static header (api-key)', await perCallMicros(staticKey, small, CALLS)],
     ['held bearer token (Google/Entra)', await perCallMicros(token, small, CALLS)],
     ['SHA-256 of the 2 KB body alone (floor)', await perCallMicros(hashOnly, small, CALLS)],
     ['SigV4, 2 KB body', await perCallMicros(sigv4, small, sigCalls)],
+    ["SigV4 by Smithy's SignatureV4 (reference), 2 KB body", await perCallMicros(smithyAuth, small, sigCalls)],
     ['SigV4, 100 KB body', await perCallMicros(sigv4, large, Math.max(1, Math.floor(sigCalls / 10)))],
+    [
+      "SigV4 by Smithy's SignatureV4 (reference), 100 KB body",
+      await perCallMicros(smithyAuth, large, Math.max(1, Math.floor(sigCalls / 10))),
+    ],
   ];
   token.close?.();
   sigv4.close?.();

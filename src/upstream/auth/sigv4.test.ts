@@ -63,6 +63,8 @@ test('requests signed with SigV4 (service bedrock) pass the fake Bedrock, model 
     /^AWS4-HMAC-SHA256 Credential=AKIAFAKECLOUDTEST001\/\d{8}\/us-east-1\/bedrock\/aws4_request/,
   );
   assert.ok(headers['x-amz-date']);
+  const held = auth.headersFor({ method: 'POST', url: new URL(fake.url + '/x'), headers: {}, body: '{}' });
+  assert.equal(held instanceof Promise, false, 'signing with held credentials is synchronous');
   assert.equal((await converse(auth, '/model/us.anthropic.claude-sonnet-4-5-20250929-v1%3A0/converse')).status, 200);
 });
 
