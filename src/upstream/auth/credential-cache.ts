@@ -26,6 +26,7 @@ const DEFAULT_REFRESH_BEFORE_MS = 5 * 60_000;
 const DEFAULT_RETRY_MS = 10_000;
 /** A credential this close to its expiry is no longer handed out (capped at a tenth of its lifetime). */
 const EXPIRY_MARGIN_MS = 30_000;
+const MIN_RENEWAL_DELAY_MS = 1_000;
 
 interface Held<T> {
   value: T;
@@ -106,6 +107,9 @@ export class CredentialCache<T> {
     let refreshAt = credential.expiresAtMs - Math.min(this.refreshBeforeMs, lifetime / 2);
     if (credential.refreshAtMs !== undefined && credential.refreshAtMs !== null)
       refreshAt = Math.min(refreshAt, credential.refreshAtMs);
+    // Never sooner than a second: a source that hands back a credential already due for renewal
+    // must not be asked again in a tight loop.
+    refreshAt = Math.max(refreshAt, now + MIN_RENEWAL_DELAY_MS);
     return { value: credential.value, usableUntil, refreshAt };
   }
 
