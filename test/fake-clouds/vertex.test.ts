@@ -47,8 +47,9 @@ test('@google/genai on Vertex: generateContent and a stream under publishers/goo
   assert.equal(text, 'Hello from the fake cloud.');
 });
 
-test('@anthropic-ai/vertex-sdk: rawPredict and streamRawPredict under publishers/anthropic', async () => {
-  const client = new AnthropicVertex({
+/** Anthropic's Vertex client at the fake, its token from the fake metadata server. */
+function claudeOnVertex(): AnthropicVertex {
+  return new AnthropicVertex({
     projectId: GOOGLE_TEST.project,
     region: 'us-east5',
     baseURL: `${vertex.url}/v1`,
@@ -58,6 +59,10 @@ test('@anthropic-ai/vertex-sdk: rawPredict and streamRawPredict under publishers
     }),
     maxRetries: 0,
   });
+}
+
+test('@anthropic-ai/vertex-sdk: rawPredict and streamRawPredict under publishers/anthropic', async () => {
+  const client = claudeOnVertex();
   vertex.queue({
     thinking: { text: 't', signature: 'sig-v' },
     usage: { input: 9, output: 2, cacheRead: 5, cacheWrite: 0, reasoning: 0 },
@@ -81,16 +86,7 @@ test('@anthropic-ai/vertex-sdk: rawPredict and streamRawPredict under publishers
 });
 
 test('Claude on Vertex: an error event mid-stream reaches the Anthropic SDK', async () => {
-  const client = new AnthropicVertex({
-    projectId: GOOGLE_TEST.project,
-    region: 'us-east5',
-    baseURL: `${vertex.url}/v1`,
-    googleAuth: new GoogleAuth({
-      authClient: new Compute(),
-      scopes: ['https://www.googleapis.com/auth/cloud-platform'],
-    }),
-    maxRetries: 0,
-  });
+  const client = claudeOnVertex();
   vertex.queue({ fail: 'server', failMidStream: true });
   await assert.rejects(
     client.messages
