@@ -79,6 +79,7 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
       log,
       console: config.console,
       tracer,
+      refusalsPerKeyPerMinute: config.refusalsPerKeyPerMinute,
       upstreamLimits: { maxBodyBytes: config.upstreamMaxBodyBytes, maxEventBytes: config.upstreamMaxEventBytes },
     });
     await changeFeed.start();
