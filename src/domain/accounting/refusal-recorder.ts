@@ -97,7 +97,7 @@ export class RefusalRecorder {
   private readonly timer: NodeJS.Timeout;
 
   constructor(private readonly options: RefusalRecorderOptions) {
-    this.timer = setInterval(() => this.flushPast(), 5000);
+    this.timer = setInterval(() => this.writeFinishedMinutes(), 5000);
     this.timer.unref();
   }
 
@@ -140,7 +140,7 @@ export class RefusalRecorder {
   }
 
   /** Summed rows of minutes that are over; keys idle since are forgotten (bounded memory). */
-  private flushPast(): void {
+  writeFinishedMinutes(): void {
     const minute = Math.floor(this.options.clock.now().getTime() / 60_000);
     for (const [hash, state] of this.minutes) {
       if (state.minute >= minute) continue;
