@@ -58,7 +58,7 @@ async function run(store: Store, mode: Mode, round: number): Promise<Result> {
   const reservation = await meter.reserve(apiKey({ limit: null }), 0);
   const before = await rowCount(store);
   const cpu0 = process.cpuUsage();
-  for (let done = 0; done < OPS; ) {
+  for (let done = 0; done < OPS;) {
     for (let i = 0; i < CHUNK && done < OPS; i++, done++) {
       if (mode === 'settle')
         meter.settle(reservation, generation({ id: `gen-${mode}-${round}-${done}`, costUsd: 0.0001 }));

@@ -52,7 +52,12 @@ export function toRow(g: GenerationRecord): GenerationsTable {
 
 type RefusalColumns = Pick<GenerationsTable, 'refusal_status' | 'refusal_code' | 'refusal_reason' | 'refusal_count'>;
 
-const NOT_REFUSED: RefusalColumns = { refusal_status: null, refusal_code: null, refusal_reason: null, refusal_count: null };
+const NOT_REFUSED: RefusalColumns = {
+  refusal_status: null,
+  refusal_code: null,
+  refusal_reason: null,
+  refusal_count: null,
+};
 
 /** A refusal's columns; a malformed one (a journal line not ours) is stored as a plain error. */
 function refusalColumns(refusal: Refusal | null | undefined): RefusalColumns {
