@@ -59,20 +59,32 @@ export class RetentionPruner {
     this.maxBatches = options.maxBatchesPerRun ?? 10_000;
   }
 
-  /** Prunes every `intervalMs` (the first run one interval after start); nothing when no retention is set. */
+  /**
+   * Prunes every `intervalMs`, the first run at most 30 s after start (replicas restarted more
+   * often than the interval still prune); nothing when no retention is set.
+   */
   start(intervalMs: number): void {
     const { generationsDays, rollupsDays } = this.options.policy;
     if (generationsDays === null && rollupsDays === null) return;
-    this.timer = setInterval(() => {
+    const tick = () => {
       this.runOnce().catch((error: unknown) => this.options.log?.('retention: a pruning run failed', error));
-    }, intervalMs);
+    };
+    this.timer = setTimeout(
+      () => {
+        if (this.stopping) return;
+        tick();
+        this.timer = setInterval(tick, intervalMs);
+        this.timer.unref();
+      },
+      Math.min(intervalMs, 30_000),
+    );
     this.timer.unref();
   }
 
   /** Stops the timer and lets a run in progress end after its current batch. */
   async stop(): Promise<void> {
     this.stopping = true;
-    if (this.timer !== null) clearInterval(this.timer);
+    if (this.timer !== null) clearTimeout(this.timer);
     this.timer = null;
     await this.running?.catch(() => undefined);
   }

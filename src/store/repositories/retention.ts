@@ -37,35 +37,23 @@ export function createRetentionRepository(db: Kysely<Database>): RetentionReposi
       return Number(result.numDeletedRows);
     },
 
-    async pruneHourlyRollups(beforeHour) {
-      // `hour` leads the primary key: the oldest bucket is found and deleted through it.
-      const result = await db
-        .deleteFrom('usage_rollups')
-        .where(
-          'hour',
-          '=',
-          db
-            .selectFrom('usage_rollups')
-            .select(sql<string>`min("hour")`.as('oldest'))
-            .where('hour', '<', beforeHour),
-        )
-        .executeTakeFirst();
-      return Number(result.numDeletedRows);
-    },
-
-    async pruneDailyRollups(beforeDay) {
-      const result = await db
-        .deleteFrom('usage_rollups_daily')
-        .where(
-          'day',
-          '=',
-          db
-            .selectFrom('usage_rollups_daily')
-            .select(sql<string>`min("day")`.as('oldest'))
-            .where('day', '<', beforeDay),
-        )
-        .executeTakeFirst();
-      return Number(result.numDeletedRows);
-    },
+    pruneHourlyRollups: (beforeHour) => deleteOldestBucket(db, 'usage_rollups', 'hour', beforeHour),
+    pruneDailyRollups: (beforeDay) => deleteOldestBucket(db, 'usage_rollups_daily', 'day', beforeDay),
   };
+}
+
+/**
+ * Deletes the oldest bucket of a rollup table before `before`, in one statement. The bucket
+ * column leads the table's primary key, so the oldest one is found and deleted through it. Table
+ * and column come from the two call sites above, never from a request.
+ */
+async function deleteOldestBucket(
+  db: Kysely<Database>,
+  table: 'usage_rollups' | 'usage_rollups_daily',
+  bucket: 'hour' | 'day',
+  before: string,
+): Promise<number> {
+  const result = await sql`DELETE FROM ${sql.table(table)} WHERE ${sql.ref(bucket)} =
+    (SELECT min(${sql.ref(bucket)}) FROM ${sql.table(table)} WHERE ${sql.ref(bucket)} < ${before})`.execute(db);
+  return Number(result.numAffectedRows ?? 0);
 }
