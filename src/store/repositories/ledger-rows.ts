@@ -70,8 +70,8 @@ function refusalColumns(refusal: Refusal | null | undefined): RefusalColumns {
   };
 }
 
-function refusalOf(row: Selectable<GenerationsTable>): Refusal | null {
-  if (row.refusal_status === null) return null;
+function refusalField(row: Selectable<GenerationsTable>): { refusal?: Refusal } {
+  if (row.refusal_status === null) return {};
   let reason: { message?: unknown; details?: unknown } = {};
   try {
     const parsed: unknown = JSON.parse(row.refusal_reason ?? '{}');
@@ -79,7 +79,7 @@ function refusalOf(row: Selectable<GenerationsTable>): Refusal | null {
   } catch {
     // An unreadable reason still leaves the status and code.
   }
-  return {
+  const refusal: Refusal = {
     status: Number(row.refusal_status),
     code: row.refusal_code ?? '',
     message: typeof reason.message === 'string' ? reason.message : '',
@@ -89,6 +89,7 @@ function refusalOf(row: Selectable<GenerationsTable>): Refusal | null {
         : {},
     count: Number(row.refusal_count ?? 1),
   };
+  return { refusal };
 }
 
 /** The columns of `generations` in the order of `toRow` (fixed-text statements list them so). */
@@ -186,7 +187,8 @@ export function toRecord(row: Selectable<GenerationsTable>): GenerationRecord {
     flags: parseList(row.flags, isString),
     attempts: parseList(row.attempts, isAttempt),
     createdAt: row.created_at,
-    refusal: refusalOf(row),
+    // Absent for an accepted call, as the gateway builds it: a record reads back as it was settled.
+    ...refusalField(row),
   };
 }
 
