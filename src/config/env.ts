@@ -1,4 +1,5 @@
 import { ConsoleConfigError, loadConsoleConfig, type ConsoleConfig } from './console-env.js';
+import { loadRetentionConfig, RetentionConfigError, type RetentionConfig } from './retention-env.js';
 /**
  * The process environment, read once at start and passed down (never read elsewhere).
  * Names are the product's contract (README, Configuration): never rename one.
@@ -47,6 +48,10 @@ export interface ServerConfig {
   requestTimeoutMs: number;
   /** OpenTelemetry traces of model calls; null: off (no SDK loaded, no spans). */
   tracing: TracingConfig | null;
+  /** Refused calls recorded as a row each per key and minute; the rest are summed (docs/metering.md). */
+  refusalsPerKeyPerMinute: number;
+  /** Pruning of old generations and rollups (docs/deploy.md); off by default. */
+  retention: RetentionConfig;
 }
 
 export interface TracingConfig {
@@ -98,6 +103,14 @@ function consoleConfig(env: NodeJS.ProcessEnv): ConsoleConfig {
     return loadConsoleConfig(env);
   } catch (error) {
     throw error instanceof ConsoleConfigError ? new ConfigError(error.message) : error;
+  }
+}
+
+function retentionConfig(env: NodeJS.ProcessEnv): RetentionConfig {
+  try {
+    return loadRetentionConfig(env);
+  } catch (error) {
+    throw error instanceof RetentionConfigError ? new ConfigError(error.message) : error;
   }
 }
 
@@ -211,6 +224,8 @@ export function loadServerConfig(env: NodeJS.ProcessEnv): ServerConfig {
     upstreamMaxBodyBytes: integer(env, 'SWITCHYARD_UPSTREAM_MAX_BODY_BYTES', 8 * MIB, 1024, 1024 * MIB),
     upstreamMaxEventBytes: integer(env, 'SWITCHYARD_UPSTREAM_MAX_EVENT_BYTES', MIB, 1024, 1024 * MIB),
     ...clientTimeouts(env),
+    refusalsPerKeyPerMinute: integer(env, 'SWITCHYARD_REFUSALS_PER_KEY_PER_MINUTE', 60, 0, 1_000_000),
+    retention: retentionConfig(env),
   };
 }
 

@@ -24,6 +24,8 @@ import { createRateCountRepository } from './repositories/rate-counts.js';
 import { createWorkspaceRepository } from './repositories/workspaces.js';
 import { createConsoleSessionRepository } from './repositories/console-sessions.js';
 import { createAnalyticsRepository } from './repositories/analytics.js';
+import { createRetentionRepository } from './repositories/retention.js';
+import type { RetentionRepository } from '../domain/retention/types.js';
 import type { Database } from './schema.js';
 import { openSqlite } from './sqlite/connect.js';
 import { sqliteBatchWriter } from './sqlite/ledger-writer.js';
@@ -42,6 +44,8 @@ export interface Repositories {
   consoleSessions: ConsoleSessionRepository;
   analytics: AnalyticsRepository;
   rateCounts: RateCountStore;
+  /** Deletes of the retention pruner and its lease (docs/deploy.md, "Retention"). */
+  retention: RetentionRepository;
   /** Management writes record here in their own transaction (`recordAudit`, src/domain/audit). */
   audit: AuditRepository;
 }
@@ -78,6 +82,7 @@ function repositories(db: Kysely<Database>, writeBatch?: BatchWriter): Repositor
     consoleSessions: createConsoleSessionRepository(db),
     analytics: createAnalyticsRepository(db),
     rateCounts: createRateCountRepository(db),
+    retention: createRetentionRepository(db),
     audit: createAuditRepository(db),
   };
 }

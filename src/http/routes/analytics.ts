@@ -48,6 +48,7 @@ function presentRow(g: GenerationRecord, keyName: string | null): Static<typeof 
     fallbacks: Math.max(0, g.attempts.length - 1),
     attempts: g.attempts.map((a) => ({ provider: a.provider, model: a.model, status: a.status })),
     flags: g.flags,
+    refusal: g.refusal ?? null,
   };
 }
 
@@ -105,6 +106,7 @@ export function analyticsReadRoutes(app: App, services: Services): void {
         model: q.model,
         providerId: q.provider,
         status: q.status,
+        refusalStatus: q.http_status,
         flagged: q.flagged,
         workspaceId: q.workspace_id,
       };
