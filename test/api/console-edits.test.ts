@@ -27,6 +27,35 @@ for (const dialect of dialects()) {
     });
     after(() => server.close());
 
+    it('PATCH /keys/{hash} edits name, limit, reset and expiry; a past expiry is a 400 naming the field', async () => {
+      const issued = await post<{ data: { hash: string }; key: string }>('/keys', { name: 'edit me' });
+      const path = `/keys/${issued.data.hash}`;
+      const expires = new Date(Date.now() + 86_400_000).toISOString();
+      const res = await call<{ data: Record<string, unknown> }>(server, 'PATCH', path, {
+        token: token(),
+        body: { name: 'edited', limit: 5, limit_reset: 'weekly', expires_at: expires },
+      });
+      assert.equal(res.status, 200);
+      assert.deepEqual(
+        [res.body.data['name'], res.body.data['limit'], res.body.data['limit_reset'], res.body.data['expires_at']],
+        ['edited', 5, 'weekly', expires],
+      );
+      const past = await call<Err>(server, 'PATCH', path, {
+        token: token(),
+        body: { expires_at: '2001-01-01T00:00:00Z' },
+      });
+      assert.equal(past.status, 400);
+      assert.equal(past.body.error.metadata?.['field'], 'expires_at');
+      const cleared = await call<{ data: Record<string, unknown> }>(server, 'PATCH', path, {
+        token: token(),
+        body: { expires_at: null, limit: null, limit_reset: null },
+      });
+      assert.deepEqual([cleared.body.data['expires_at'], cleared.body.data['limit']], [null, null]);
+      assert.equal((await call(server, 'GET', '/key', { token: issued.key })).status, 200);
+      const [rec] = await audit(`target_id=${issued.data.hash}&action=key.update`);
+      assert.deepEqual(rec?.changes, { limit: null, limit_reset: null, expires_at: null });
+    });
+
     it('a workspace that owns active keys is not deleted: 409 with the reason and the count', async () => {
       const ws = await post<{ data: { id: string } }>('/workspaces', { name: 'Busy', slug: 'busy' });
       const members = await call<{ data: { id: string }[] }>(server, 'GET', '/organization/members', {
