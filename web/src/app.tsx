@@ -126,8 +126,8 @@ export function App() {
             </p>
           </>
         ) : (
-          // Keyed by the path: another page (or another item) starts with fresh state, so a status
-          // or error banner of the page left behind never shows on the next one.
+          // Keyed by the path: another page (or another item of one) starts with fresh state, so a
+          // status or error banner of the page left behind never shows on the next one.
           <div key={route.path}>{page.render(route)}</div>
         )}
       </main>

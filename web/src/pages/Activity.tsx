@@ -4,9 +4,10 @@ import type { GenerationPage } from '../api/analytics.js';
 import { listKeys, listModels, listProviders, listWorkspaces } from '../api/resources.js';
 import { useLoad } from '../components/hooks.js';
 import { ms, num, usd, when } from '../components/format.js';
-import { Badge, ErrorBox, Loading } from '../components/ui.js';
+import { Badge, LoadStatus } from '../components/ui.js';
 import { href, navigate, type Route } from '../router.js';
 import { GenerationDetail } from './GenerationDetail.js';
+import { ActivityExport } from './ActivityExport.js';
 
 const FILTERS = ['range', 'from', 'to', 'key', 'model', 'provider', 'status', 'flagged'] as const;
 type Filters = Record<(typeof FILTERS)[number], string>;
@@ -129,9 +130,10 @@ export function Activity({ route }: { route: Route }) {
           { value: 'false', label: 'not flagged' },
         ])}
         <a href="#/activity">Clear filters</a>
+        <ActivityExport query={queryOf(f, null)} />
       </form>
-      <ErrorBox error={page.error ?? pickers.error} />
-      {page.loading && page.data === null ? <Loading what="generations" /> : null}
+      <LoadStatus state={page} what="generations" />
+      <LoadStatus state={pickers} what="the filters' choices" />
       <div class="table-wrap">
         <table aria-describedby="activity-hint">
           <thead>

@@ -1,0 +1,92 @@
+import { useState } from 'preact/hooks';
+import { patch } from '../api/client.js';
+import type { Key, LimitReset } from '../api/types.js';
+import { useAction } from '../components/hooks.js';
+import { ErrorBox, fieldError } from '../components/ui.js';
+
+/** `2030-01-02T03:04:05.000Z` → the datetime-local value `2030-01-02T03:04:05` (UTC). */
+const localUtc = (iso: string | null) => (iso === null ? '' : new Date(iso).toISOString().slice(0, 19));
+
+/** Edit a key in place: name, limit, reset and expiry (PATCH /keys/{hash}; only changed fields are sent). */
+export function KeyEdit(props: { keyRecord: Key; onSaved: (k: Key) => void; onCancel: () => void }) {
+  const k = props.keyRecord;
+  const [name, setName] = useState(k.name);
+  const [limit, setLimit] = useState(k.limit === null ? '' : String(k.limit));
+  const [reset, setReset] = useState<LimitReset | ''>(k.limit_reset ?? '');
+  const [expires, setExpires] = useState(localUtc(k.expires_at));
+  const action = useAction();
+
+  const submit = async (e: Event) => {
+    e.preventDefault();
+    const body: Record<string, unknown> = {};
+    if (name !== k.name) body['name'] = name;
+    const nextLimit = limit === '' ? null : Number(limit);
+    if (nextLimit !== k.limit) body['limit'] = nextLimit;
+    const nextReset = reset === '' ? null : reset;
+    if (nextReset !== k.limit_reset) body['limit_reset'] = nextReset;
+    if (expires !== localUtc(k.expires_at)) body['expires_at'] = expires === '' ? null : new Date(`${expires}Z`).toISOString();
+    if (Object.keys(body).length === 0) return props.onCancel();
+    const saved = await action.run(() => patch<{ data: Key }>(`/keys/${k.hash}`, body));
+    if (saved !== undefined) props.onSaved(saved.data);
+  };
+
+  const err = action.error;
+  return (
+    <form onSubmit={(e) => void submit(e)}>
+      <ErrorBox error={err} />
+      <div class="row">
+        <label>
+          Name
+          <input
+            required
+            value={name}
+            onInput={(e) => setName(e.currentTarget.value)}
+            aria-invalid={fieldError(err, 'name') !== null}
+          />
+        </label>
+      </div>
+      <div class="row">
+        <label>
+          Limit (USD)
+          <input
+            type="number"
+            min="0"
+            step="0.01"
+            value={limit}
+            placeholder="no limit"
+            onInput={(e) => setLimit(e.currentTarget.value)}
+            aria-invalid={fieldError(err, 'limit') !== null}
+          />
+        </label>
+        <label>
+          Limit resets
+          <select value={reset} onChange={(e) => setReset(e.currentTarget.value as LimitReset | '')}>
+            <option value="">never</option>
+            <option value="daily">daily</option>
+            <option value="weekly">weekly</option>
+            <option value="monthly">monthly</option>
+          </select>
+        </label>
+        <label>
+          Expires (UTC)
+          <input
+            type="datetime-local"
+            step="1"
+            value={expires}
+            onInput={(e) => setExpires(e.currentTarget.value)}
+            aria-invalid={fieldError(err, 'expires_at') !== null}
+          />
+        </label>
+      </div>
+      <p class="muted small">Leave the limit empty for no limit and the expiry empty for a key that never expires.</p>
+      <p class="row">
+        <button class="primary" type="submit" disabled={action.busy}>
+          Save changes
+        </button>
+        <button type="button" onClick={props.onCancel}>
+          Cancel
+        </button>
+      </p>
+    </form>
+  );
+}
