@@ -89,6 +89,7 @@ export function Overview() {
       )}
       {charts === null || u.data === null ? null : (
         <>
+          <h2>Over time</h2>
           <div class="grid2">
             <Chart title="Spend (USD)" buckets={u.data.buckets} series={charts.spend} format={fmtUsd} />
             <Chart title="Calls" buckets={u.data.buckets} series={charts.calls} format={fmtNum} />

@@ -1,0 +1,123 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import type { Browser } from 'playwright-core';
+import { dialects } from '../support/server.js';
+import { a11yViolations, launchBrowser } from './browser.js';
+import { startConsole, type ConsoleHarness } from './harness.js';
+
+async function chat(h: ConsoleHarness, model: string): Promise<number> {
+  const res = await fetch(`${h.gw.server.api}/chat/completions`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${h.gw.apiKey}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ model, messages: [{ role: 'user', content: 'hi' }] }),
+  });
+  await res.arrayBuffer();
+  return res.status;
+}
+
+const LONG_NAME = `Team ${'x'.repeat(95)}`;
+
+for (const dialect of dialects()) {
+  describe(`console: every page under axe at 1366 and 390 px (${dialect})`, () => {
+    let browser: Browser;
+    before(async () => {
+      browser = await launchBrowser();
+    });
+    after(() => browser.close());
+
+    let h: ConsoleHarness;
+    let guardrailId = '';
+    let generationId = '';
+    before(async () => {
+      h = await startConsole(browser, dialect);
+      await h.api('POST', '/workspaces', { name: LONG_NAME, slug: 'long' });
+      const g = await h.api<{ data: { id: string } }>('POST', '/guardrails', { name: 'Budget guard', limit_usd: 5 });
+      guardrailId = g.data.id;
+      await h.api('POST', '/presets/helper/chat/completions', { model: 'openai/gpt-test', temperature: 0.2 });
+      for (let i = 0; i < 2; i++) assert.equal(await chat(h, 'openai/gpt-test'), 200);
+      for (let i = 0; i < 50; i++) {
+        const page = await h.api<{ data: { id: string }[] }>('GET', '/generations?limit=10');
+        if (page.data.length >= 2) {
+          generationId = page.data[0]?.id ?? '';
+          break;
+        }
+        await new Promise((r) => setTimeout(r, 100));
+      }
+      await h.signIn();
+    });
+    after(() => h.close());
+
+    const pages = (): [string, string | RegExp][] => [
+      ['/', 'Overview'],
+      ['/activity', 'Activity'],
+      [`/activity/${generationId}`, /^Generation /],
+      ['/keys', 'API keys'],
+      ['/workspaces', 'Workspaces and members'],
+      ['/workspaces/long', 'Workspaces and members'],
+      ['/guardrails', 'Guardrails'],
+      ['/guardrails/new', 'New guardrail'],
+      [`/guardrails/${guardrailId}`, 'Budget guard'],
+      ['/presets', 'Presets'],
+      ['/presets/helper', /^Preset/],
+      ['/models', 'Models and providers'],
+      ['/audit-log', 'Audit log'],
+    ];
+
+    for (const [width, height] of [
+      [1366, 900],
+      [390, 844],
+    ] as const) {
+      it(`every page has no axe violation at ${width} px and never scrolls the page sideways`, async () => {
+        const { page } = h;
+        await page.setViewportSize({ width, height });
+        const problems: string[] = [];
+        for (const [route, heading] of pages()) {
+          // Hash navigation (no reload), then wait until nothing on the page is still loading.
+          await page.evaluate(`location.hash = ${JSON.stringify(route)}`);
+          await page.getByRole('heading', { level: 1, name: heading }).waitFor();
+          await page.waitForFunction(
+            "![...document.querySelectorAll('[role=status]')].some((e) => e.textContent.startsWith('Loading'))",
+          );
+          for (const v of await a11yViolations(page))
+            problems.push(`${route}: ${v.impact} ${v.id} at ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+          const overflow = await page.evaluate<number>('document.documentElement.scrollWidth - window.innerWidth');
+          if (overflow > 1) problems.push(`${route}: ${overflow} px wider than the window`);
+          const title = await page.title();
+          if (!title.endsWith(' · Switchyard') || title.startsWith('Not found')) problems.push(`${route}: ${title}`);
+        }
+        assert.deepEqual(problems, [], `at ${width} px`);
+        const nav = page.getByRole('navigation', { name: 'Console' });
+        const menu = page.getByRole('button', { name: 'Menu' });
+        if (width < 800) {
+          assert.equal(await nav.isVisible(), false, 'the navigation is folded');
+          await menu.click();
+          await nav.getByRole('link', { name: 'Keys' }).click();
+          await page.getByRole('heading', { level: 1, name: 'API keys' }).waitFor();
+          assert.equal(await nav.isVisible(), false, 'choosing a page folds it again');
+        } else {
+          assert.equal(await menu.isVisible(), false);
+          assert.equal(await nav.isVisible(), true);
+        }
+        await page.setViewportSize({ width: 1360, height: 900 });
+      });
+    }
+
+    it('the sign-in page has its own title and no axe violation at either width', async () => {
+      const context = await browser.newContext({ viewport: { width: 390, height: 844 } });
+      const page = await context.newPage();
+      await page.goto(h.consoleUrl);
+      await page.getByRole('heading', { level: 1, name: 'Sign in to Switchyard' }).waitFor();
+      assert.equal(await page.title(), 'Sign in · Switchyard');
+      for (const width of [390, 1366]) {
+        await page.setViewportSize({ width, height: 844 });
+        const violations = await a11yViolations(page);
+        assert.deepEqual(
+          violations.map((v) => `${v.id}: ${v.help}`),
+          [],
+          `the sign-in page at ${width} px`,
+        );
+      }
+      await context.close();
+    });
+  });
+}
