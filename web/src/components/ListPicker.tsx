@@ -83,11 +83,9 @@ export function ListPicker(props: ListPickerProps) {
           Add
         </button>
       </div>
-      {note === null ? null : (
-        <p class="warn-text small" role="status">
-          {note}
-        </p>
-      )}
+      <p class="warn-text small" role="status">
+        {note}
+      </p>
       {props.invalid === null || props.invalid === undefined ? null : <p class="field-error">{props.invalid}</p>}
     </fieldset>
   );

@@ -55,6 +55,7 @@ function PresetDetail({ slug, workspaceId }: { slug: string; workspaceId: string
   const from = vs.find((v) => v.version === (pair.from ?? (latest === null ? null : latest - 1))) ?? null;
   const to = vs.find((v) => v.version === (pair.to ?? latest)) ?? null;
 
+  const isRollback = current !== null && rollback !== null && rollback < current;
   const designate = async (version: number) => {
     const done = await action.run(() =>
       patch(`/presets/${encodeURIComponent(slug)}`, { designated_version: version }, { query: q }),
@@ -164,7 +165,7 @@ function PresetDetail({ slug, workspaceId }: { slug: string; workspaceId: string
       {from === null || to === null ? <p class="muted">A diff needs two versions.</p> : <Diff from={versionText(from)} to={versionText(to)} />}
       {p === undefined ? null : <PresetPlayground slug={slug} />}
       <Modal
-        title={`${current !== null && rollback !== null && rollback < current ? 'Roll back' : 'Designate'} to v${rollback ?? ''}?`}
+        title={`${isRollback ? 'Roll back' : 'Designate'} to v${rollback ?? ''}?`}
         open={rollback !== null}
         onClose={() => setRollback(null)}
       >
@@ -179,7 +180,7 @@ function PresetDetail({ slug, workspaceId }: { slug: string; workspaceId: string
             disabled={action.busy}
             onClick={() => rollback !== null && void designate(rollback)}
           >
-            Designate v{rollback}
+            {isRollback ? 'Roll back now' : 'Designate now'}
           </button>
           <button type="button" onClick={() => setRollback(null)}>
             Cancel
