@@ -174,7 +174,7 @@ export function AuditLog({ route }: { route: Route }) {
                   <Truncated text={actorOf(r, dir.data)} />
                   <div class="muted small">{r.actor.type}</div>
                 </td>
-                <td class="mono small">{r.action}</td>
+                <td class="mono small nowrap">{r.action}</td>
                 <td>
                   <Target r={r} dir={dir.data} />
                 </td>

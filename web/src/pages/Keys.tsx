@@ -1,6 +1,6 @@
 import { useState } from 'preact/hooks';
 import { del, patch, post } from '../api/client.js';
-import { listGuardrails, listKeys, listWorkspaces } from '../api/resources.js';
+import { listGuardrails, listKeys, listMembers, listWorkspaces, memberName } from '../api/resources.js';
 import type { Created, Key } from '../api/types.js';
 import { useAction, useLoad } from '../components/hooks.js';
 import { usd, when } from '../components/format.js';
@@ -29,8 +29,12 @@ export function Keys({ route }: { route: Route }) {
   const creator = route.query.get('creator');
   const focusHash = route.query.get('hash');
   const meta = useLoad(async (signal) => {
-    const [workspaces, guardrails] = await Promise.all([listWorkspaces(signal), listGuardrails(signal)]);
-    return { workspaces, guardrails };
+    const [workspaces, guardrails, members] = await Promise.all([
+      listWorkspaces(signal),
+      listGuardrails(signal),
+      listMembers(signal),
+    ]);
+    return { workspaces, guardrails, members };
   }, []);
   const workspaces = meta.data?.workspaces ?? [];
   const workspace = workspaces.find((w) => w.id === workspaceParam || w.slug === workspaceParam) ?? workspaces[0];
@@ -44,6 +48,8 @@ export function Keys({ route }: { route: Route }) {
   const setQuery = (next: Record<string, string | null>) =>
     navigate('/keys', { workspace: workspace?.slug, q, creator, hash: focusHash, ...next });
 
+  const creatorMember = meta.data?.members.find((m) => m.id === creator);
+  const creatorName = creatorMember === undefined ? <code>{creator}</code> : memberName(creatorMember);
   const needle = q.toLowerCase();
   const shown = (keys.data ?? []).filter(
     (k) =>
@@ -112,7 +118,7 @@ export function Keys({ route }: { route: Route }) {
             Showing{' '}
             {creator !== null ? (
               <>
-                keys created by <code>{creator}</code>
+                keys created by {creatorName}
               </>
             ) : (
               <>one key</>
