@@ -1,19 +1,9 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
-import type { Browser, Page } from 'playwright-core';
+import { describe, it } from 'node:test';
+import type { Page } from 'playwright-core';
 import { dialects } from '../support/server.js';
-import { a11yViolations, launchBrowser } from './browser.js';
-import { startConsole, type ConsoleHarness } from './harness.js';
-
-async function chat(h: ConsoleHarness, model: string): Promise<number> {
-  const res = await fetch(`${h.gw.server.api}/chat/completions`, {
-    method: 'POST',
-    headers: { authorization: `Bearer ${h.gw.apiKey}`, 'content-type': 'application/json' },
-    body: JSON.stringify({ model, messages: [{ role: 'user', content: 'hi' }] }),
-  });
-  await res.arrayBuffer();
-  return res.status;
-}
+import { a11yViolations } from './browser.js';
+import { teamConsoleHooks } from './team-fixture.js';
 
 /** Waits until no status on the page says "Loading…" (polled with evaluate: the CSP forbids eval). */
 async function settled(page: Page): Promise<void> {
@@ -21,51 +11,23 @@ async function settled(page: Page): Promise<void> {
   for (let i = 0; i < 200 && (await page.evaluate<boolean>(loading)); i++) await new Promise((r) => setTimeout(r, 50));
 }
 
-const LONG_NAME = `Team ${'x'.repeat(95)}`;
-
 // What these check is the browser's rendering, the same over either store; the API paths they use
 // run on both dialects in test/api/console-edits.test.ts and test/console/team-edits.test.ts. One
 // dialect keeps each file within the runner's per-file time limit.
 for (const dialect of dialects().slice(0, 1)) {
   describe(`console: every page under axe at 1366 and 390 px (${dialect})`, () => {
-    let browser: Browser;
-    before(async () => {
-      browser = await launchBrowser();
-    });
-    after(() => browser.close());
-
-    let h: ConsoleHarness;
-    let guardrailId = '';
-    let generationId = '';
-    before(async () => {
-      h = await startConsole(browser, dialect);
-      await h.api('POST', '/workspaces', { name: LONG_NAME, slug: 'long' });
-      const g = await h.api<{ data: { id: string } }>('POST', '/guardrails', { name: 'Budget guard', limit_usd: 5 });
-      guardrailId = g.data.id;
-      await h.api('POST', '/presets/helper/chat/completions', { model: 'openai/gpt-test', temperature: 0.2 });
-      for (let i = 0; i < 2; i++) assert.equal(await chat(h, 'openai/gpt-test'), 200);
-      for (let i = 0; i < 50; i++) {
-        const page = await h.api<{ data: { id: string }[] }>('GET', '/generations?limit=10');
-        if (page.data.length >= 2) {
-          generationId = page.data[0]?.id ?? '';
-          break;
-        }
-        await new Promise((r) => setTimeout(r, 100));
-      }
-      await h.signIn();
-    });
-    after(() => h.close());
+    const t = teamConsoleHooks(dialect);
 
     const pages = (): [string, string | RegExp][] => [
       ['/', 'Overview'],
       ['/activity', 'Activity'],
-      [`/activity/${generationId}`, /^Generation /],
+      [`/activity/${t.generationId}`, /^Generation /],
       ['/keys', 'API keys'],
       ['/workspaces', 'Workspaces and members'],
       ['/workspaces/long', 'Workspaces and members'],
       ['/guardrails', 'Guardrails'],
       ['/guardrails/new', 'New guardrail'],
-      [`/guardrails/${guardrailId}`, 'Budget guard'],
+      [`/guardrails/${t.guardrailId}`, 'Budget guard'],
       ['/presets', 'Presets'],
       ['/presets/helper', /^Preset/],
       ['/models', 'Models and providers'],
@@ -77,7 +39,7 @@ for (const dialect of dialects().slice(0, 1)) {
       [390, 844],
     ] as const) {
       it(`every page has no axe violation at ${width} px and never scrolls the page sideways`, async () => {
-        const { page } = h;
+        const { page } = t.h;
         await page.setViewportSize({ width, height });
         const problems: string[] = [];
         for (const [route, heading] of pages()) {
@@ -110,9 +72,9 @@ for (const dialect of dialects().slice(0, 1)) {
     }
 
     it('the sign-in page has its own title and no axe violation at either width', async () => {
-      const context = await browser.newContext({ viewport: { width: 390, height: 844 } });
+      const context = await t.browser.newContext({ viewport: { width: 390, height: 844 } });
       const page = await context.newPage();
-      await page.goto(h.consoleUrl);
+      await page.goto(t.h.consoleUrl);
       await page.getByRole('heading', { level: 1, name: 'Sign in to Switchyard' }).waitFor();
       assert.equal(await page.title(), 'Sign in · Switchyard');
       for (const width of [390, 1366]) {

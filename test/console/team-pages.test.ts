@@ -1,59 +1,19 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { after, before, describe, it } from 'node:test';
-import type { Browser } from 'playwright-core';
+import { describe, it } from 'node:test';
 import { dialects } from '../support/server.js';
-import { launchBrowser } from './browser.js';
-import { startConsole, type ConsoleHarness } from './harness.js';
-
-async function chat(h: ConsoleHarness, model: string): Promise<number> {
-  const res = await fetch(`${h.gw.server.api}/chat/completions`, {
-    method: 'POST',
-    headers: { authorization: `Bearer ${h.gw.apiKey}`, 'content-type': 'application/json' },
-    body: JSON.stringify({ model, messages: [{ role: 'user', content: 'hi' }] }),
-  });
-  await res.arrayBuffer();
-  return res.status;
-}
-
-const LONG_NAME = `Team ${'x'.repeat(95)}`;
+import { LONG_NAME, teamConsoleHooks } from './team-fixture.js';
 
 // What these check is the browser's rendering, the same over either store; the API paths they use
 // run on both dialects in test/api/console-edits.test.ts and test/console/team-edits.test.ts. One
 // dialect keeps each file within the runner's per-file time limit.
 for (const dialect of dialects().slice(0, 1)) {
   describe(`console: layout, wording, names, CSV export (${dialect})`, () => {
-    let browser: Browser;
-    before(async () => {
-      browser = await launchBrowser();
-    });
-    after(() => browser.close());
-
-    let h: ConsoleHarness;
-    let guardrailId = '';
-    let generationId = '';
-    before(async () => {
-      h = await startConsole(browser, dialect);
-      await h.api('POST', '/workspaces', { name: LONG_NAME, slug: 'long' });
-      const g = await h.api<{ data: { id: string } }>('POST', '/guardrails', { name: 'Budget guard', limit_usd: 5 });
-      guardrailId = g.data.id;
-      await h.api('POST', '/presets/helper/chat/completions', { model: 'openai/gpt-test', temperature: 0.2 });
-      for (let i = 0; i < 2; i++) assert.equal(await chat(h, 'openai/gpt-test'), 200);
-      for (let i = 0; i < 50; i++) {
-        const page = await h.api<{ data: { id: string }[] }>('GET', '/generations?limit=10');
-        if (page.data.length >= 2) {
-          generationId = page.data[0]?.id ?? '';
-          break;
-        }
-        await new Promise((r) => setTimeout(r, 100));
-      }
-      await h.signIn();
-    });
-    after(() => h.close());
+    const t = teamConsoleHooks(dialect);
 
     it('long names are cut with the whole name in the title', async () => {
-      const { page } = h;
-      await h.open('/workspaces', 'Workspaces and members');
+      const { page } = t.h;
+      await t.h.open('/workspaces', 'Workspaces and members');
       const cell = page.locator('.trunc', { hasText: LONG_NAME }).first();
       assert.equal(await cell.getAttribute('title'), LONG_NAME);
       const box = await cell.boundingBox();
@@ -61,7 +21,7 @@ for (const dialect of dialects().slice(0, 1)) {
     });
 
     it('a server error shows once, with Retry and without "Loading"; Retry loads the page', async () => {
-      const { page } = h;
+      const { page } = t.h;
       await page.route('**/api/v1/analytics/usage**', (route) =>
         route.fulfill({
           status: 500,
@@ -69,7 +29,7 @@ for (const dialect of dialects().slice(0, 1)) {
           body: '{"error":{"code":500,"message":"boom"}}',
         }),
       );
-      await h.open('/', 'Overview');
+      await t.h.open('/', 'Overview');
       const alert = page.getByRole('alert').filter({ hasText: 'boom' });
       await alert.waitFor();
       assert.equal(await page.getByText('Loading usage…').count(), 0);
@@ -80,8 +40,8 @@ for (const dialect of dialects().slice(0, 1)) {
     });
 
     it('a status banner does not follow to another page', async () => {
-      const { page } = h;
-      await h.open(`/guardrails/${guardrailId}`, 'Budget guard');
+      const { page } = t.h;
+      await t.h.open(`/guardrails/${t.guardrailId}`, 'Budget guard');
       await page.getByLabel('Description').fill('edited');
       await page.getByRole('button', { name: 'Save changes' }).click();
       const banner = page.getByRole('status').filter({ hasText: /^Saved at / });
@@ -95,15 +55,15 @@ for (const dialect of dialects().slice(0, 1)) {
     });
 
     it('names instead of ids: generation detail shows the key and workspace by name', async () => {
-      const { page } = h;
-      await h.open(`/activity/${generationId}`, /^Generation /);
+      const { page } = t.h;
+      await t.h.open(`/activity/${t.generationId}`, /^Generation /);
       await page.getByRole('link', { name: /^gateway-test \(/ }).waitFor();
       await page.getByRole('link', { name: 'Default', exact: false }).first().waitFor();
     });
 
     it('the models page shows the prices the catalog lists for each endpoint', async () => {
-      const { page } = h;
-      await h.open('/models', 'Models and providers');
+      const { page } = t.h;
+      await t.h.open('/models', 'Models and providers');
       const table = page.locator('table').first();
       const row = table.locator('tr', { hasText: 'gpt-test' }).first();
       await row.waitFor();
@@ -115,8 +75,8 @@ for (const dialect of dialects().slice(0, 1)) {
     });
 
     it('exports the activity log under the current filter as CSV', async () => {
-      const { page } = h;
-      await h.open('/activity?model=openai/gpt-test', 'Activity');
+      const { page } = t.h;
+      await t.h.open('/activity?model=openai/gpt-test', 'Activity');
       await page.locator('tbody tr.clickable').nth(1).waitFor();
       const [download] = await Promise.all([
         page.waitForEvent('download'),
@@ -130,10 +90,10 @@ for (const dialect of dialects().slice(0, 1)) {
       assert.equal(lines.length, 3, 'a header and the two generations');
       const modelAt = header.indexOf('model');
       assert.ok(lines.slice(1).every((l) => l.split(',')[modelAt] === 'openai/gpt-test'));
-      assert.ok(lines.some((l) => l.includes(generationId)));
+      assert.ok(lines.some((l) => l.includes(t.generationId)));
       await page.getByRole('status').filter({ hasText: 'Exported 2 generation(s).' }).waitFor();
 
-      await h.open('/activity?status=error', 'Activity');
+      await t.h.open('/activity?status=error', 'Activity');
       const [empty] = await Promise.all([
         page.waitForEvent('download'),
         page.getByRole('button', { name: 'Export CSV' }).click(),

@@ -55,7 +55,8 @@ export function App() {
 
   const [navOpen, setNavOpen] = useState(false);
   const page = pageFor(route);
-  const title = state.kind === 'signed-in' ? (page?.title ?? 'Not found') : state.kind === 'probing' ? 'Loading' : 'Sign in';
+  const title =
+    state.kind === 'signed-in' ? (page?.title ?? 'Not found') : state.kind === 'probing' ? 'Loading' : 'Sign in';
   useEffect(() => {
     document.title = `${title} · Switchyard`;
   }, [title]);

@@ -1,7 +1,17 @@
 // Reads several pages use. Lists that page by offset are read whole up to a bound, since the console
 // shows them as pickers; the bound keeps one page load small on a large install.
 import { get } from './client.js';
-import type { Guardrail, Key, KeyAssignment, Member, MemberAssignment, Model, Page, Provider, Workspace } from './types.js';
+import type {
+  Guardrail,
+  Key,
+  KeyAssignment,
+  Member,
+  MemberAssignment,
+  Model,
+  Page,
+  Provider,
+  Workspace,
+} from './types.js';
 
 const PICKER_BOUND = 1000;
 

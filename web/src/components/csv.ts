@@ -3,7 +3,7 @@
 
 function cell(v: unknown): string {
   if (v === null || v === undefined) return '';
-  let s = typeof v === 'object' ? JSON.stringify(v) : String(v);
+  let s = typeof v === 'string' ? v : typeof v === 'number' || typeof v === 'boolean' ? String(v) : JSON.stringify(v);
   if (/^[=+\-@\t\r]/.test(s) && typeof v !== 'number') s = `'${s}`;
   return /[",\n\r]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
 }

@@ -139,3 +139,13 @@ export function Truncated({ text, class: cls }: { text: string; class?: string }
     </span>
   );
 }
+
+/** A status banner after a change succeeded ("Saved …"); nothing when there is no message. */
+export function Notice({ text }: { text: string | null }) {
+  if (text === null) return null;
+  return (
+    <p class="alert ok" role="status">
+      {text}
+    </p>
+  );
+}

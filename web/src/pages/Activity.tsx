@@ -1,8 +1,8 @@
-import { useState } from 'preact/hooks';
 import { get } from '../api/client.js';
 import type { GenerationPage } from '../api/analytics.js';
 import { listKeys, listModels, listProviders, listWorkspaces } from '../api/resources.js';
 import { useLoad } from '../components/hooks.js';
+import { CursorPager, useCursorTrail } from '../components/CursorPager.js';
 import { ms, num, usd, when } from '../components/format.js';
 import { Badge, LoadStatus } from '../components/ui.js';
 import { href, navigate, type Route } from '../router.js';
@@ -43,10 +43,8 @@ export function Activity({ route }: { route: Route }) {
   const detailId = route.segments[1];
   const f = filtersOf(route);
   const filterKey = FILTERS.map((k) => f[k]).join('|');
-  // Cursors of the pages before the current one, so "Newer" can go back without a reverse query.
-  const [trail, setTrail] = useState<{ filterKey: string; cursors: (string | null)[] }>({ filterKey, cursors: [null] });
-  const cursors = trail.filterKey === filterKey ? trail.cursors : [null];
-  const cursor = cursors[cursors.length - 1] ?? null;
+  const trail = useCursorTrail(filterKey);
+  const cursor = trail.cursor;
   const page = useLoad(
     (signal) => get<GenerationPage>('/generations', { query: queryOf(f, cursor), signal }),
     [filterKey, cursor],
@@ -196,23 +194,7 @@ export function Activity({ route }: { route: Route }) {
         Select a time to open the generation. Prompt and completion text is never stored or shown.
       </p>
       {page.data !== null && page.data.data.length === 0 ? <p>No generations match these filters.</p> : null}
-      <nav class="row" aria-label="Pages">
-        <button
-          type="button"
-          disabled={cursors.length <= 1}
-          onClick={() => setTrail({ filterKey, cursors: cursors.slice(0, -1) })}
-        >
-          ← Newer
-        </button>
-        <span class="muted">Page {cursors.length}</span>
-        <button
-          type="button"
-          disabled={page.data?.next_cursor === null || page.data === null}
-          onClick={() => setTrail({ filterKey, cursors: [...cursors, page.data?.next_cursor ?? null] })}
-        >
-          Older →
-        </button>
-      </nav>
+      <CursorPager trail={trail} next={page.data === null ? undefined : page.data.next_cursor} />
     </section>
   );
 }

@@ -3,6 +3,7 @@ import { get } from '../api/client.js';
 import { loadDirectory, type Directory } from '../api/directory.js';
 import type { AuditRecord } from '../api/types.js';
 import { useLoad } from '../components/hooks.js';
+import { CursorPager, useCursorTrail } from '../components/CursorPager.js';
 import { when } from '../components/format.js';
 import { LoadStatus, Truncated } from '../components/ui.js';
 import { navigate, type Route } from '../router.js';
@@ -85,9 +86,8 @@ export function AuditLog({ route }: { route: Route }) {
   const f = filtersOf(route);
   const filterKey = FILTERS.map((k) => f[k]).join('|');
   const [draft, setDraft] = useState<Filters>(f);
-  const [trail, setTrail] = useState<{ filterKey: string; cursors: (string | null)[] }>({ filterKey, cursors: [null] });
-  const cursors = trail.filterKey === filterKey ? trail.cursors : [null];
-  const cursor = cursors[cursors.length - 1] ?? null;
+  const trail = useCursorTrail(filterKey);
+  const cursor = trail.cursor;
   const page = useLoad(
     (signal) =>
       get<{ data: AuditRecord[]; next_cursor: string | null }>('/audit-log', {
@@ -187,23 +187,7 @@ export function AuditLog({ route }: { route: Route }) {
         </table>
       </div>
       {page.data !== null && page.data.data.length === 0 ? <p>No change matches these filters.</p> : null}
-      <nav class="row" aria-label="Pages">
-        <button
-          type="button"
-          disabled={cursors.length <= 1}
-          onClick={() => setTrail({ filterKey, cursors: cursors.slice(0, -1) })}
-        >
-          ← Newer
-        </button>
-        <span class="muted">Page {cursors.length}</span>
-        <button
-          type="button"
-          disabled={page.data === null || page.data.next_cursor === null}
-          onClick={() => setTrail({ filterKey, cursors: [...cursors, page.data?.next_cursor ?? null] })}
-        >
-          Older →
-        </button>
-      </nav>
+      <CursorPager trail={trail} next={page.data === null ? undefined : page.data.next_cursor} />
     </section>
   );
 }

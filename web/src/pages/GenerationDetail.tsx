@@ -50,7 +50,11 @@ export function GenerationDetail({ id, back }: { id: string; back: string }) {
           ['Generation time', ms(d.generation_time)],
           [
             'Workspace',
-            workspace === undefined ? (d.workspace_id ?? '—') : <a href={href(`/workspaces/${workspace.slug}`)}>{workspace.name}</a>,
+            workspace === undefined ? (
+              (d.workspace_id ?? '—')
+            ) : (
+              <a href={href(`/workspaces/${workspace.slug}`)}>{workspace.name}</a>
+            ),
           ],
           ['Preset', d.preset_id ?? '—'],
           ['Request id', d.request_id ?? '—'],

@@ -1,6 +1,7 @@
 import { useState } from 'preact/hooks';
 import { post } from '../api/client.js';
-import type { Created, Guardrail, Key, LimitReset, Workspace } from '../api/types.js';
+import type { Created, Guardrail, Key, Workspace } from '../api/types.js';
+import { KeyLimitFields, type KeyLimits } from './KeyLimitFields.js';
 import { useAction } from '../components/hooks.js';
 import { ErrorBox, fieldError } from '../components/ui.js';
 
@@ -16,9 +17,8 @@ export interface KeyCreateProps {
 export function KeyCreate(props: KeyCreateProps) {
   const [name, setName] = useState('');
   const [workspace, setWorkspace] = useState(props.workspaceId);
-  const [limit, setLimit] = useState('');
-  const [reset, setReset] = useState<LimitReset | ''>('');
-  const [expires, setExpires] = useState('');
+  const [limits, setLimits] = useState<KeyLimits>({ limit: '', reset: '', expires: '' });
+  const { limit, reset, expires } = limits;
   const [guardrail, setGuardrail] = useState('');
   const action = useAction();
 
@@ -62,38 +62,7 @@ export function KeyCreate(props: KeyCreateProps) {
           </select>
         </label>
       </div>
-      <div class="row">
-        <label>
-          Limit (USD)
-          <input
-            type="number"
-            min="0"
-            step="0.01"
-            value={limit}
-            onInput={(e) => setLimit(e.currentTarget.value)}
-            aria-invalid={fieldError(err, 'limit') !== null}
-          />
-        </label>
-        <label>
-          Limit resets
-          <select value={reset} onChange={(e) => setReset(e.currentTarget.value as LimitReset | '')}>
-            <option value="">never</option>
-            <option value="daily">daily</option>
-            <option value="weekly">weekly</option>
-            <option value="monthly">monthly</option>
-          </select>
-        </label>
-        <label>
-          Expires (UTC)
-          <input
-            type="datetime-local"
-            step="1"
-            value={expires}
-            onInput={(e) => setExpires(e.currentTarget.value)}
-            aria-invalid={fieldError(err, 'expires_at') !== null}
-          />
-        </label>
-      </div>
+      <KeyLimitFields value={limits} onChange={setLimits} err={err} />
       <div class="row">
         <label>
           Guardrail

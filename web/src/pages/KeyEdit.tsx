@@ -1,6 +1,7 @@
 import { useState } from 'preact/hooks';
 import { patch } from '../api/client.js';
-import type { Key, LimitReset } from '../api/types.js';
+import type { Key } from '../api/types.js';
+import { KeyLimitFields, type KeyLimits } from './KeyLimitFields.js';
 import { useAction } from '../components/hooks.js';
 import { ErrorBox, fieldError } from '../components/ui.js';
 
@@ -11,9 +12,12 @@ const localUtc = (iso: string | null) => (iso === null ? '' : new Date(iso).toIS
 export function KeyEdit(props: { keyRecord: Key; onSaved: (k: Key) => void; onCancel: () => void }) {
   const k = props.keyRecord;
   const [name, setName] = useState(k.name);
-  const [limit, setLimit] = useState(k.limit === null ? '' : String(k.limit));
-  const [reset, setReset] = useState<LimitReset | ''>(k.limit_reset ?? '');
-  const [expires, setExpires] = useState(localUtc(k.expires_at));
+  const [limits, setLimits] = useState<KeyLimits>({
+    limit: k.limit === null ? '' : String(k.limit),
+    reset: k.limit_reset ?? '',
+    expires: localUtc(k.expires_at),
+  });
+  const { limit, reset, expires } = limits;
   const action = useAction();
 
   const submit = async (e: Event) => {
@@ -24,7 +28,8 @@ export function KeyEdit(props: { keyRecord: Key; onSaved: (k: Key) => void; onCa
     if (nextLimit !== k.limit) body['limit'] = nextLimit;
     const nextReset = reset === '' ? null : reset;
     if (nextReset !== k.limit_reset) body['limit_reset'] = nextReset;
-    if (expires !== localUtc(k.expires_at)) body['expires_at'] = expires === '' ? null : new Date(`${expires}Z`).toISOString();
+    if (expires !== localUtc(k.expires_at))
+      body['expires_at'] = expires === '' ? null : new Date(`${expires}Z`).toISOString();
     if (Object.keys(body).length === 0) return props.onCancel();
     const saved = await action.run(() => patch<{ data: Key }>(`/keys/${k.hash}`, body));
     if (saved !== undefined) props.onSaved(saved.data);
@@ -45,39 +50,7 @@ export function KeyEdit(props: { keyRecord: Key; onSaved: (k: Key) => void; onCa
           />
         </label>
       </div>
-      <div class="row">
-        <label>
-          Limit (USD)
-          <input
-            type="number"
-            min="0"
-            step="0.01"
-            value={limit}
-            placeholder="no limit"
-            onInput={(e) => setLimit(e.currentTarget.value)}
-            aria-invalid={fieldError(err, 'limit') !== null}
-          />
-        </label>
-        <label>
-          Limit resets
-          <select value={reset} onChange={(e) => setReset(e.currentTarget.value as LimitReset | '')}>
-            <option value="">never</option>
-            <option value="daily">daily</option>
-            <option value="weekly">weekly</option>
-            <option value="monthly">monthly</option>
-          </select>
-        </label>
-        <label>
-          Expires (UTC)
-          <input
-            type="datetime-local"
-            step="1"
-            value={expires}
-            onInput={(e) => setExpires(e.currentTarget.value)}
-            aria-invalid={fieldError(err, 'expires_at') !== null}
-          />
-        </label>
-      </div>
+      <KeyLimitFields value={limits} onChange={setLimits} err={err} />
       <p class="muted small">Leave the limit empty for no limit and the expiry empty for a key that never expires.</p>
       <p class="row">
         <button class="primary" type="submit" disabled={action.busy}>

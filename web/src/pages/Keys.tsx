@@ -4,7 +4,7 @@ import { listGuardrails, listKeys, listMembers, listWorkspaces, memberName } fro
 import type { Created, Key } from '../api/types.js';
 import { useAction, useLoad } from '../components/hooks.js';
 import { usd, when } from '../components/format.js';
-import { Badge, ErrorBox, LoadStatus, Meter, Modal, TokenReveal, Truncated } from '../components/ui.js';
+import { Badge, ErrorBox, LoadStatus, Meter, Modal, TokenReveal, Truncated, Notice } from '../components/ui.js';
 import { href, navigate, type Route } from '../router.js';
 import { KeyCreate } from './KeyCreate.js';
 import { KeyEdit } from './KeyEdit.js';
@@ -85,11 +85,7 @@ export function Keys({ route }: { route: Route }) {
       <LoadStatus state={meta} what="workspaces and guardrails" />
       <LoadStatus state={keys} what="keys" />
       <ErrorBox error={action.error} />
-      {saved === null ? null : (
-        <p class="alert ok" role="status">
-          {saved}
-        </p>
-      )}
+      <Notice text={saved} />
       <div class="row panel">
         <label>
           Workspace
@@ -115,15 +111,8 @@ export function Keys({ route }: { route: Route }) {
         </label>
         {creator !== null || focusHash !== null ? (
           <span>
-            Showing{' '}
-            {creator !== null ? (
-              <>
-                keys created by {creatorName}
-              </>
-            ) : (
-              <>one key</>
-            )}
-            . <a href={href('/keys', { workspace: workspace?.slug })}>Show all</a>
+            Showing {creator !== null ? <>keys created by {creatorName}</> : <>one key</>}.{' '}
+            <a href={href('/keys', { workspace: workspace?.slug })}>Show all</a>
           </span>
         ) : null}
         <span class="spacer" />
@@ -178,7 +167,11 @@ export function Keys({ route }: { route: Route }) {
                 <td class="small">{when(k.expires_at)}</td>
                 <td>
                   <div class="row">
-                    <button type="button" onClick={() => setDialog({ kind: 'edit', key: k })} aria-label={`Edit ${k.name}`}>
+                    <button
+                      type="button"
+                      onClick={() => setDialog({ kind: 'edit', key: k })}
+                      aria-label={`Edit ${k.name}`}
+                    >
                       Edit
                     </button>
                     <button

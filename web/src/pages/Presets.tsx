@@ -4,7 +4,7 @@ import { listMembers, listModels, listWorkspaces, memberName } from '../api/reso
 import type { Member, Model, Page, Preset, PresetVersion, PresetWithVersion } from '../api/types.js';
 import { flashNext, useAction, useFlash, useLoad } from '../components/hooks.js';
 import { when } from '../components/format.js';
-import { Badge, ErrorBox, LoadStatus, Modal, Truncated } from '../components/ui.js';
+import { Badge, ErrorBox, LoadStatus, Modal, Truncated, Notice } from '../components/ui.js';
 import { href, navigate, type Route } from '../router.js';
 import { PresetPlayground } from './PresetPlayground.js';
 import { Diff, versionText } from './PresetDiff.js';
@@ -86,11 +86,7 @@ function PresetDetail({ slug, workspaceId }: { slug: string; workspaceId: string
       <LoadStatus state={preset} what="the preset" />
       <LoadStatus state={versions} what="the versions" />
       <ErrorBox error={action.error} />
-      {message === null ? null : (
-        <p class="alert ok" role="status">
-          {message}
-        </p>
-      )}
+      <Notice text={message} />
       {p === undefined ? null : (
         <div class="panel row">
           <span>
@@ -162,7 +158,11 @@ function PresetDetail({ slug, workspaceId }: { slug: string; workspaceId: string
           </label>
         ))}
       </div>
-      {from === null || to === null ? <p class="muted">A diff needs two versions.</p> : <Diff from={versionText(from)} to={versionText(to)} />}
+      {from === null || to === null ? (
+        <p class="muted">A diff needs two versions.</p>
+      ) : (
+        <Diff from={versionText(from)} to={versionText(to)} />
+      )}
       {p === undefined ? null : <PresetPlayground slug={slug} />}
       <Modal
         title={`${isRollback ? 'Roll back' : 'Designate'} to v${rollback ?? ''}?`}

@@ -4,7 +4,7 @@ import { listMembers, listWorkspaces } from '../api/resources.js';
 import type { Workspace } from '../api/types.js';
 import { flashNext, useAction, useFlash, useLoad } from '../components/hooks.js';
 import { when } from '../components/format.js';
-import { ErrorBox, LoadStatus, Modal, Truncated, fieldError } from '../components/ui.js';
+import { ErrorBox, LoadStatus, Modal, Truncated, fieldError, Notice } from '../components/ui.js';
 import { href, navigate, type Route } from '../router.js';
 import { WorkspaceMembers } from './WorkspaceMembers.js';
 
@@ -148,11 +148,7 @@ export function Workspaces({ route }: { route: Route }) {
       <h1 id="ws-title">Workspaces and members</h1>
       <LoadStatus state={ws} what="workspaces" />
       <LoadStatus state={members} what="members" />
-      {flash === null ? null : (
-        <p class="alert ok" role="status">
-          {flash}
-        </p>
-      )}
+      <Notice text={flash} />
       <div class="panel">
         <h2>New workspace</h2>
         <WorkspaceForm
