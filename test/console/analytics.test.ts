@@ -300,6 +300,15 @@ describe('guardrail filter preview and pattern validation', () => {
     });
     assert.equal(ok.status, 200);
     assert.equal(ok.body.data.outcome, 'redacted');
+    // "Try it" shows a bracketed label as given, bracketed once.
+    const labelled = await call<Preview>(server, 'POST', '/guardrails/scan', {
+      token: server.managementToken,
+      body: {
+        text: 'ticket ABC-123',
+        content_filters: [{ pattern: '[A-Z]{3}-\\d+', action: 'redact', label: '[TICKET]' }],
+      },
+    });
+    assert.equal(labelled.body.data.redacted_text, 'ticket [TICKET]');
     const bad = await call<{ error: { metadata: { field: string } } }>(server, 'POST', '/guardrails/scan', {
       token: server.managementToken,
       body: { text: 'x', content_filters: [{ pattern: '(?<=a)b', action: 'block' }] },
