@@ -149,3 +149,43 @@ export function Notice({ text }: { text: string | null }) {
     </p>
   );
 }
+
+/**
+ * A required text field marked invalid when a 400 names `field`. No maxLength: the browser would cut
+ * a pasted value silently, while the API refuses one over its limit with a message.
+ */
+export function TextField(props: {
+  label: string;
+  field: string;
+  value: string;
+  onInput: (value: string) => void;
+  err: unknown;
+  hint?: string;
+}) {
+  return (
+    <label>
+      {props.label}
+      <input
+        required
+        value={props.value}
+        onInput={(e) => props.onInput(e.currentTarget.value)}
+        aria-invalid={fieldError(props.err, props.field) !== null}
+      />
+      {props.hint === undefined ? null : <span class="muted small">{props.hint}</span>}
+    </label>
+  );
+}
+
+/** A dialog form's submit and Cancel buttons. */
+export function FormActions(props: { submit: string; disabled: boolean; onCancel: () => void }) {
+  return (
+    <p class="row">
+      <button class="primary" type="submit" disabled={props.disabled}>
+        {props.submit}
+      </button>
+      <button type="button" onClick={props.onCancel}>
+        Cancel
+      </button>
+    </p>
+  );
+}

@@ -3,7 +3,7 @@ import { post } from '../api/client.js';
 import type { Created, Guardrail, Key, Workspace } from '../api/types.js';
 import { KeyLimitFields, type KeyLimits } from './KeyLimitFields.js';
 import { useAction } from '../components/hooks.js';
-import { ErrorBox, fieldError } from '../components/ui.js';
+import { ErrorBox, TextField, FormActions } from '../components/ui.js';
 
 export interface KeyCreateProps {
   workspaces: Workspace[];
@@ -41,16 +41,7 @@ export function KeyCreate(props: KeyCreateProps) {
     <form onSubmit={(e) => void submit(e)}>
       <ErrorBox error={err} />
       <div class="row">
-        <label>
-          Name
-          <input
-            required
-            maxLength={200}
-            value={name}
-            onInput={(e) => setName(e.currentTarget.value)}
-            aria-invalid={fieldError(err, 'name') !== null}
-          />
-        </label>
+        <TextField label="Name" field="name" value={name} onInput={setName} err={err} />
         <label>
           Workspace
           <select value={workspace} onChange={(e) => setWorkspace(e.currentTarget.value)}>
@@ -76,14 +67,7 @@ export function KeyCreate(props: KeyCreateProps) {
           </select>
         </label>
       </div>
-      <p class="row">
-        <button class="primary" type="submit" disabled={action.busy}>
-          Create key
-        </button>
-        <button type="button" onClick={props.onCancel}>
-          Cancel
-        </button>
-      </p>
+      <FormActions submit={'Create key'} disabled={action.busy} onCancel={props.onCancel} />
     </form>
   );
 }

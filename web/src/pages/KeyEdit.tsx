@@ -3,7 +3,7 @@ import { patch } from '../api/client.js';
 import type { Key } from '../api/types.js';
 import { KeyLimitFields, type KeyLimits } from './KeyLimitFields.js';
 import { useAction } from '../components/hooks.js';
-import { ErrorBox, fieldError } from '../components/ui.js';
+import { ErrorBox, TextField, FormActions } from '../components/ui.js';
 
 /** `2030-01-02T03:04:05.000Z` → the datetime-local value `2030-01-02T03:04:05` (UTC). */
 const localUtc = (iso: string | null) => (iso === null ? '' : new Date(iso).toISOString().slice(0, 19));
@@ -40,26 +40,11 @@ export function KeyEdit(props: { keyRecord: Key; onSaved: (k: Key) => void; onCa
     <form onSubmit={(e) => void submit(e)}>
       <ErrorBox error={err} />
       <div class="row">
-        <label>
-          Name
-          <input
-            required
-            value={name}
-            onInput={(e) => setName(e.currentTarget.value)}
-            aria-invalid={fieldError(err, 'name') !== null}
-          />
-        </label>
+        <TextField label="Name" field="name" value={name} onInput={setName} err={err} />
       </div>
       <KeyLimitFields value={limits} onChange={setLimits} err={err} />
       <p class="muted small">Leave the limit empty for no limit and the expiry empty for a key that never expires.</p>
-      <p class="row">
-        <button class="primary" type="submit" disabled={action.busy}>
-          Save changes
-        </button>
-        <button type="button" onClick={props.onCancel}>
-          Cancel
-        </button>
-      </p>
+      <FormActions submit={'Save changes'} disabled={action.busy} onCancel={props.onCancel} />
     </form>
   );
 }

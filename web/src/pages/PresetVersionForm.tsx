@@ -2,7 +2,7 @@ import { useState } from 'preact/hooks';
 import { ApiError, post } from '../api/client.js';
 import type { Model, PresetVersion, PresetWithVersion } from '../api/types.js';
 import { useAction } from '../components/hooks.js';
-import { ErrorBox, fieldError } from '../components/ui.js';
+import { ErrorBox, fieldError, TextField, FormActions } from '../components/ui.js';
 import { Diff, versionText } from './PresetDiff.js';
 
 export interface PresetVersionFormProps {
@@ -73,17 +73,7 @@ export function PresetVersionForm(props: PresetVersionFormProps) {
     <form onSubmit={(e) => void submit(e)} aria-label={props.slug === null ? 'New preset' : 'New version'}>
       <ErrorBox error={err} />
       <div class="row">
-        {props.slug === null ? (
-          <label>
-            Slug
-            <input
-              required
-              value={slug}
-              onInput={(e) => setSlug(e.currentTarget.value)}
-              aria-invalid={fieldError(err, 'slug') !== null}
-            />
-          </label>
-        ) : null}
+        {props.slug === null ? <TextField label="Slug" field="slug" value={slug} onInput={setSlug} err={err} /> : null}
         <label>
           Model
           <input
@@ -121,14 +111,11 @@ export function PresetVersionForm(props: PresetVersionFormProps) {
       ) : (
         <Diff from={versionText(props.designated)} to={versionText(draft)} testId="draft-diff" />
       )}
-      <p class="row">
-        <button class="primary" type="submit" disabled={action.busy || draft === null}>
-          {props.slug === null ? 'Create preset' : 'Save as new version'}
-        </button>
-        <button type="button" onClick={props.onCancel}>
-          Cancel
-        </button>
-      </p>
+      <FormActions
+        submit={props.slug === null ? 'Create preset' : 'Save as new version'}
+        disabled={action.busy || draft === null}
+        onCancel={props.onCancel}
+      />
     </form>
   );
 }

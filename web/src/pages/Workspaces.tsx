@@ -4,7 +4,7 @@ import { listMembers, listWorkspaces } from '../api/resources.js';
 import type { Workspace } from '../api/types.js';
 import { flashNext, useAction, useFlash, useLoad } from '../components/hooks.js';
 import { when } from '../components/format.js';
-import { ErrorBox, LoadStatus, Modal, Truncated, fieldError, Notice } from '../components/ui.js';
+import { ErrorBox, LoadStatus, Modal, Truncated, fieldError, Notice, TextField } from '../components/ui.js';
 import { href, navigate, type Route } from '../router.js';
 import { WorkspaceMembers } from './WorkspaceMembers.js';
 
@@ -29,21 +29,11 @@ function WorkspaceForm(props: { initial: Workspace | null; onSaved: (w: Workspac
     if (res !== undefined) props.onSaved(unwrap(res));
   };
   const err = action.error;
-  const nameError = fieldError(err, 'name');
   return (
     <form onSubmit={(e) => void submit(e)} aria-label={props.initial === null ? 'New workspace' : 'Edit workspace'}>
       <ErrorBox error={err} />
       <div class="row">
-        <label>
-          Name
-          <input
-            required
-            value={name}
-            onInput={(e) => setName(e.currentTarget.value)}
-            aria-invalid={nameError !== null}
-          />
-          <span class="muted small">up to 100 characters</span>
-        </label>
+        <TextField label="Name" field="name" value={name} onInput={setName} err={err} hint="up to 100 characters" />
         <label>
           Slug
           <input
