@@ -123,8 +123,12 @@ export class WorkspaceService {
     const workspace = await this.get(ref);
     if (workspace.isDefault) throw errors.invalidRequest('The default workspace cannot be deleted');
     await this.audited(ctx, async (repos) => {
-      if ((await repos.keys.countActiveInWorkspace(workspace.id, this.now())) > 0) {
-        throw errors.conflict('This workspace still has active API keys; disable or delete them first');
+      const active = await repos.keys.countActiveInWorkspace(workspace.id, this.now());
+      if (active > 0) {
+        throw errors.conflict(
+          `Workspace ${workspace.slug} still owns ${active} active API key(s); disable or delete them first`,
+          { reason: 'active_keys', active_key_count: active, workspace_id: workspace.id },
+        );
       }
       await repos.keys.deleteInWorkspace(workspace.id);
       await repos.workspaces.delete(workspace.id);

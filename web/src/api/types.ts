@@ -203,3 +203,12 @@ export interface Provider {
   headquarters: string | null;
   datacenters: string[] | null;
 }
+
+export interface AuditRecord {
+  id: string;
+  created_at: string;
+  action: string;
+  target: { type: string; id: string };
+  actor: { type: string; member_id: string | null; email: string | null; key_hash: string | null };
+  changes: Record<string, unknown> | null;
+}

@@ -3,7 +3,7 @@ import { ApiError, get, post } from '../api/client.js';
 import { memberName } from '../api/resources.js';
 import type { Member, Page, Workspace, WorkspaceMember } from '../api/types.js';
 import { useAction, useLoad } from '../components/hooks.js';
-import { ErrorBox, Loading } from '../components/ui.js';
+import { ErrorBox, LoadStatus } from '../components/ui.js';
 import { href } from '../router.js';
 
 /** A workspace's members: add from the organisation, remove (all or nothing: 409 names key holders). */
@@ -88,8 +88,7 @@ export function WorkspaceMembers({ workspace, members }: { workspace: Workspace;
           {done}
         </div>
       )}
-      {list.loading && list.data === null ? <Loading what="members" /> : null}
-      <ErrorBox error={list.error} />
+      <LoadStatus state={list} what="members" />
       <table>
         <thead>
           <tr>
