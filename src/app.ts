@@ -6,6 +6,7 @@ import { frameworkErrors, installErrorHandling } from './http/plugins/error-hand
 import { clientErrorHandler } from './http/plugins/client-errors.js';
 import { installJsonBodyParser } from './http/plugins/json-body.js';
 import { requireKey } from './http/plugins/auth.js';
+import { permissionLookups } from './http/permissions/lookups.js';
 import { throttleFailedAuth } from './http/plugins/auth-throttle.js';
 import { FailureThrottle, type FailureThrottleOptions } from './domain/common/failure-throttle.js';
 import { validatorCompiler } from './http/validation.js';
@@ -182,12 +183,13 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     async (api: App) => {
       installApiHeaders(api);
       api.get('/openapi.json', { schema: { hide: true } }, () => app.swagger());
-      // Console sessions stand for their management key in every scope but model calls ('api').
+      const permissions = { lookups: permissionLookups(services), prefix: API_PREFIX };
+      // Console sessions stand for their management key or person in every scope but model calls ('api').
       const scope = (level: AppExtension['level'], register: (scoped: App) => void) =>
         api.register(async (scoped: App) => {
           if (level !== 'public') {
             throttleFailedAuth(scoped, { throttle: authThrottle, knows: (t) => services.authenticator.knows(t) });
-            requireKey(scoped, services.authenticator, level, services.consoleSessions);
+            requireKey(scoped, services.authenticator, level, services.consoleSessions, permissions);
           }
           register(scoped);
         });
