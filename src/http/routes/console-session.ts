@@ -14,7 +14,7 @@ const security: Record<string, string[]>[] = [];
  * Console sign-in (public routes: they authenticate themselves). A management key is exchanged
  * for a session cookie; failed attempts are counted per client address and throttled with 429.
  */
-export function consoleSessionRoutes(app: App, services: Services, cookieSecure: CookieSecure): void {
+export function consoleSessionRoutes(app: App, services: Services, cookieSecure: CookieSecure, keySignIn = true): void {
   const sessions = services.consoleSessions;
   const throttle = services.signInThrottle;
   const clear = (request: FastifyRequest, reply: FastifyReply) =>
@@ -30,6 +30,7 @@ export function consoleSessionRoutes(app: App, services: Services, cookieSecure:
       response: { 200: SessionEnvelope, ...errorResponses(400, 401, 403, 429, 500) },
     },
     handler: async (request, reply) => {
+      if (!keySignIn) throw errors.forbidden('Management-key sign-in is switched off: sign in with SSO');
       const waitMs = throttle.retryAfterMs(request.ip);
       if (waitMs > 0) {
         const seconds = Math.ceil(waitMs / 1000);
