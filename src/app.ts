@@ -7,6 +7,7 @@ import { clientErrorHandler } from './http/plugins/client-errors.js';
 import { installJsonBodyParser } from './http/plugins/json-body.js';
 import { requireKey } from './http/plugins/auth.js';
 import { permissionLookups } from './http/permissions/lookups.js';
+import { collectSessionRoutes } from './http/permissions/enforce.js';
 import { throttleFailedAuth } from './http/plugins/auth-throttle.js';
 import { FailureThrottle, type FailureThrottleOptions } from './domain/common/failure-throttle.js';
 import { validatorCompiler } from './http/validation.js';
@@ -194,6 +195,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   };
   await consoleSsoRoutes(app, services, sso);
   await registerConsole(app, consoleOptions.dir);
+  const sessionRoutes = new Set<string>();
+  app.decorate('sessionRoutes', sessionRoutes);
   await app.register(
     async (api: App) => {
       installApiHeaders(api);
@@ -205,6 +208,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
           if (level !== 'public') {
             throttleFailedAuth(scoped, { throttle: authThrottle, knows: (t) => services.authenticator.knows(t) });
             requireKey(scoped, services.authenticator, level, services.consoleSessions, permissions);
+            if (level !== 'api') collectSessionRoutes(scoped, sessionRoutes, API_PREFIX);
           }
           register(scoped);
         });

@@ -35,7 +35,8 @@ export interface SsoDeps {
   policy: SsoPolicy;
 }
 
-export type SsoOutcome = { ok: true; member: MemberRecord } | { ok: false; reason: string; member: MemberRecord | null };
+export type SsoOutcome =
+  { ok: true; member: MemberRecord } | { ok: false; reason: string; member: MemberRecord | null };
 
 const ORG_RANK: Record<OrgRole, number> = { 'org:member': 0, 'org:admin': 1, 'org:owner': 2 };
 
@@ -77,7 +78,9 @@ export class SsoSignIn {
     let member = await this.deps.members.findByEmail(email);
     if (member === null) {
       if (!policy.provision)
-        return refuse(`No member of this organization has the email address ${email}. Ask an administrator to add you.`);
+        return refuse(
+          `No member of this organization has the email address ${email}. Ask an administrator to add you.`,
+        );
       member = await this.provision(email, claims);
     }
     if (member.disabledAt !== null) return refuse(`The member ${email} is disabled.`, member);

@@ -1,4 +1,4 @@
-import type { FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { atLeast, roleIn, type Person } from '../../domain/console/person.js';
 import { errors } from '../../errors/index.js';
 import { ROUTE_PERMISSIONS, type Rule, type WorkspaceSource } from './table.js';
@@ -42,11 +42,18 @@ async function target(request: FastifyRequest, from: WorkspaceSource, person: Pe
     case 'query':
       return { workspaceId: await ref('workspace_id', request.query) };
     case 'body':
-      return { workspaceId: await ref('workspace_id', request.body), creatorUserId: field(request.body, 'creator_user_id') };
+      return {
+        workspaceId: await ref('workspace_id', request.body),
+        creatorUserId: field(request.body, 'creator_user_id'),
+      };
     case 'key': {
       const key = await lookups.key(param('hash'));
       if (key === null) return { workspaceId: null };
-      return { workspaceId: key.workspaceId, creatorUserId: key.creatorUserId, managementKey: key.kind === 'management' };
+      return {
+        workspaceId: key.workspaceId,
+        creatorUserId: key.creatorUserId,
+        managementKey: key.kind === 'management',
+      };
     }
     case 'guardrail':
       return { workspaceId: await lookups.guardrailWorkspace(param('id')) };
@@ -79,7 +86,8 @@ async function check(request: FastifyRequest, rule: Rule, person: Person, lookup
   if (rule.own === true && role === 'member') {
     // A member acts only on what they created: their own keys, new keys in their own name.
     const creator = found.creatorUserId;
-    const isOwn = rule.from === 'body' ? creator === undefined || creator === person.member.id : creator === person.member.id;
+    const isOwn =
+      rule.from === 'body' ? creator === undefined || creator === person.member.id : creator === person.member.id;
     if (!isOwn) throw refuse('workspace members manage only the keys they created');
     return;
   }
@@ -103,4 +111,19 @@ export function authorizePerson(
   const rule = ROUTE_PERMISSIONS[id];
   if (rule === undefined) return Promise.reject(refuse('this route is not open to console roles'));
   return check(request, rule, person, options.lookups);
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** `METHOD /path` of every route a console session can reach (the permission table's domain). */
+    sessionRoutes: Set<string>;
+  }
+}
+
+/** Records each route registered in `scope` into the root app's `sessionRoutes`. */
+export function collectSessionRoutes(scope: FastifyInstance, into: Set<string>, prefix: string): void {
+  scope.addHook('onRoute', (route) => {
+    const methods = Array.isArray(route.method) ? route.method : [route.method];
+    for (const method of methods) if (method !== 'HEAD') into.add(routeId(method, route.url, prefix));
+  });
 }

@@ -108,8 +108,9 @@ export function requireKey(
   scope.decorateRequest('principal', null as unknown as KeyRecord);
   scope.decorateRequest('person', null);
   if (permissions !== undefined)
-    // After validation, so the table's checks read the parsed params, query and body.
-    scope.addHook('preHandler', (request: FastifyRequest, _reply: FastifyReply, done: (error?: Error) => void) => {
+    // Before validation (the body is parsed by then): a person without the role learns nothing
+    // about the route's input rules, and is refused before any handler runs.
+    scope.addHook('preValidation', (request: FastifyRequest, _reply: FastifyReply, done: (error?: Error) => void) => {
       if (request.person === null) {
         done();
         return;

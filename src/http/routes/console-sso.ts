@@ -41,7 +41,11 @@ const redirectUri = (request: FastifyRequest, oidc: OidcConfig): string =>
   oidc.redirectUrl ?? `${request.protocol}://${request.host}${CALLBACK_PATH}`;
 
 function page(reply: FastifyReply, status: number, title: string, reason: string) {
-  return reply.code(status).header('cache-control', 'no-store').type('text/html; charset=utf-8').send(signInRefusedPage(title, reason));
+  return reply
+    .code(status)
+    .header('cache-control', 'no-store')
+    .type('text/html; charset=utf-8')
+    .send(signInRefusedPage(title, reason));
 }
 
 /**
@@ -50,7 +54,11 @@ function page(reply: FastifyReply, status: number, title: string, reason: string
  * `/console/auth/callback` checks them, matches the person to a member and opens a console
  * session acting as that member. Every refusal is a page that says why.
  */
-export async function consoleSsoRoutes(app: FastifyInstance, services: Services, options: ConsoleSsoOptions): Promise<void> {
+export async function consoleSsoRoutes(
+  app: FastifyInstance,
+  services: Services,
+  options: ConsoleSsoOptions,
+): Promise<void> {
   const oidc = options.oidc;
   if (oidc === null) return;
   const client = new OidcClient(oidc);
@@ -71,7 +79,12 @@ export async function consoleSsoRoutes(app: FastifyInstance, services: Services,
         started = await client.start(redirectUri(request, oidc));
       } catch (error) {
         request.log.warn({ reason: (error as Error).message }, 'OIDC discovery failed');
-        return page(reply, 503, 'Single sign-on is unavailable', 'The identity provider could not be reached. Try again in a moment.');
+        return page(
+          reply,
+          503,
+          'Single sign-on is unavailable',
+          'The identity provider could not be reached. Try again in a moment.',
+        );
       }
       reply.header('set-cookie', flowSetCookie(request, options.cookieSecure, started.checks));
       return reply.header('cache-control', 'no-store').redirect(started.url, 302);
@@ -86,7 +99,12 @@ export async function consoleSsoRoutes(app: FastifyInstance, services: Services,
       if (idpError !== null)
         return page(reply, 403, 'Sign-in refused', `The identity provider did not sign you in (${idpError}).`);
       if (checks === null)
-        return page(reply, 400, 'Sign-in expired', 'This sign-in expired or was started in another browser. Start again.');
+        return page(
+          reply,
+          400,
+          'Sign-in expired',
+          'This sign-in expired or was started in another browser. Start again.',
+        );
       let claims;
       try {
         const callback = new URL(redirectUri(request, oidc));

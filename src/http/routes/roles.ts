@@ -3,7 +3,13 @@ import type { Services } from '../../services.js';
 import { writeContext } from '../audit-actor.js';
 import { presentMember, presentWorkspaceMember } from '../presenters/workspaces.js';
 import { errorResponses } from '../schemas/common.js';
-import { MemberObject, MemberParams, UpdateMemberBody, WorkspaceMemberParams, WorkspaceRoleBody } from '../schemas/members.js';
+import {
+  MemberObject,
+  MemberParams,
+  UpdateMemberBody,
+  WorkspaceMemberParams,
+  WorkspaceRoleBody,
+} from '../schemas/members.js';
 import { WorkspaceMemberObject } from '../schemas/workspaces.js';
 import type { App } from '../types.js';
 
