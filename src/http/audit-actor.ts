@@ -8,7 +8,6 @@ import type { WriteContext } from '../domain/audit/types.js';
  */
 export function writeContext(request: Pick<FastifyRequest, 'principal' | 'person'>): WriteContext {
   // A person signed in by single sign-on writes as themselves, with no key.
-  if (request.person !== null)
-    return { actor: { kind: 'console', memberId: request.person.member.id, keyHash: null } };
+  if (request.person !== null) return { actor: { kind: 'console', memberId: request.person.member.id, keyHash: null } };
   return { actor: { kind: 'key', memberId: request.principal.creatorUserId, keyHash: request.principal.hash } };
 }

@@ -157,7 +157,12 @@ export class WorkspaceService {
    * Sets one member's role in a workspace (in the default workspace too, where it overrides the
    * implicit `member`); a member not yet in a workspace is added with that role.
    */
-  async setMemberRole(ref: string, userId: string, role: WorkspaceRole, ctx: WriteContext): Promise<WorkspaceMemberRecord> {
+  async setMemberRole(
+    ref: string,
+    userId: string,
+    role: WorkspaceRole,
+    ctx: WriteContext,
+  ): Promise<WorkspaceMemberRecord> {
     const workspace = await this.get(ref);
     if ((await this.deps.members.findById(userId)) === null) throw errors.notFound(`No member ${userId}`);
     const row: WorkspaceMemberRecord = {

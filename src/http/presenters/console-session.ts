@@ -20,10 +20,7 @@ export function presentSession(session: ConsoleSession, idleMs: number) {
   return {
     data: {
       csrf_token: session.csrfToken,
-      key:
-        key === null
-          ? null
-          : { hash: key.hash, name: key.name, label: key.label, workspace_id: key.workspaceId },
+      key: key === null ? null : { hash: key.hash, name: key.name, label: key.label, workspace_id: key.workspaceId },
       person: person === null ? null : presentPerson(person),
       idle_timeout_ms: idleMs,
       expires_at: session.expiresAt,
