@@ -2,6 +2,7 @@
 // console session opened the way the SSO callback opens it (the browser test walks the redirects).
 import assert from 'node:assert/strict';
 import type { GatewayHarness } from '../support/gateway.js';
+import { call as serverCall } from '../support/server.js';
 import { asBrowser, type Browser } from './support.js';
 
 export const PERSONAS = ['owner', 'admin', 'wsadmin', 'member', 'viewer', 'outsider'] as const;
@@ -23,23 +24,16 @@ export interface TeamFixture {
   emails: Record<Persona, string>;
 }
 
+/** A management-key call of the test's setup; fails the test unless it succeeds. */
 export async function mgmt<T = Record<string, unknown>>(
   gw: GatewayHarness,
   method: string,
   path: string,
   body?: unknown,
 ): Promise<T> {
-  const res = await fetch(`${gw.server.api}${path}`, {
-    method,
-    headers: {
-      authorization: `Bearer ${gw.server.managementToken}`,
-      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-    },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const text = await res.text();
-  assert.ok(res.ok, `${method} ${path} answered ${res.status}: ${text}`);
-  return (text === '' ? {} : JSON.parse(text)) as T;
+  const res = await serverCall<T>(gw.server, method, path, { token: gw.server.managementToken, body });
+  assert.ok(res.status < 300, `${method} ${path} answered ${res.status}: ${JSON.stringify(res.body)}`);
+  return res.body;
 }
 
 /** The `team` workspace and one member per persona with their organization and team roles. */

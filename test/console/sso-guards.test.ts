@@ -3,7 +3,7 @@ import { after, before, describe, it } from 'node:test';
 import { loadServerConfig } from '../../src/config/env.js';
 import { dialects } from '../support/server.js';
 import { startGateway, type GatewayHarness } from '../support/gateway.js';
-import { startIdp, type TestIdp } from '../support/oidc-idp.js';
+import { ssoEnv, startIdp, type TestIdp } from '../support/oidc-idp.js';
 import { signIn } from './support.js';
 
 describe('console: single sign-on under attack, and the key sign-in switched off', () => {
@@ -25,12 +25,7 @@ describe('console: single sign-on under attack, and the key sign-in switched off
         idp = await startIdp({ someone: { email: 'someone@example.test', email_verified: true } });
         gw = await startGateway({
           dialect,
-          env: {
-            SWITCHYARD_OIDC_ISSUER: idp.issuer,
-            SWITCHYARD_OIDC_CLIENT_ID: idp.clientId,
-            SWITCHYARD_OIDC_CLIENT_SECRET: idp.clientSecret,
-            SWITCHYARD_CONSOLE_KEY_SIGN_IN: 'false',
-          },
+          env: ssoEnv(idp, { SWITCHYARD_CONSOLE_KEY_SIGN_IN: 'false' }),
         });
         idp.configure(`${gw.server.url}/console/auth/callback`);
       });

@@ -3,7 +3,7 @@ import { after, before, describe, it } from 'node:test';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { dialects } from '../support/server.js';
 import { startGateway, type GatewayHarness } from '../support/gateway.js';
-import { startIdp, type TestIdp } from '../support/oidc-idp.js';
+import { ssoEnv, startIdp, type TestIdp } from '../support/oidc-idp.js';
 import { launchBrowser, seriousA11yViolations } from './browser.js';
 import { createTeam, mgmt, type TeamFixture } from './roles-support.js';
 
@@ -59,14 +59,11 @@ describe('console: single sign-on through a real OpenID provider', () => {
         idp = await startIdp(USERS);
         gw = await startGateway({
           dialect,
-          env: {
-            SWITCHYARD_OIDC_ISSUER: idp.issuer,
-            SWITCHYARD_OIDC_CLIENT_ID: idp.clientId,
-            SWITCHYARD_OIDC_CLIENT_SECRET: idp.clientSecret,
+          env: ssoEnv(idp, {
             SWITCHYARD_OIDC_SCOPES: 'openid email profile groups',
             SWITCHYARD_OIDC_ALLOWED_DOMAINS: 'example.test',
             SWITCHYARD_OIDC_ROLE_MAP: 'sy-owners=org:owner; team-admins=team:admin; team-viewers=team:viewer',
-          },
+          }),
         });
         idp.configure(`${gw.server.url}/console/auth/callback`);
         team = await createTeam(gw);

@@ -20,6 +20,14 @@ export interface TestIdp {
   close(): Promise<void>;
 }
 
+/** The gateway's settings for this IdP (add the test's own). */
+export const ssoEnv = (idp: TestIdp, extra: Record<string, string> = {}): Record<string, string> => ({
+  SWITCHYARD_OIDC_ISSUER: idp.issuer,
+  SWITCHYARD_OIDC_CLIENT_ID: idp.clientId,
+  SWITCHYARD_OIDC_CLIENT_SECRET: idp.clientSecret,
+  ...extra,
+});
+
 export async function startIdp(users: Record<string, IdpUser>): Promise<TestIdp> {
   let handle: ((req: IncomingMessage, res: ServerResponse) => void) | null = null;
   const server = createServer((req, res) => {
