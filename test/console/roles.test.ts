@@ -10,7 +10,7 @@ import { call, createTeam, mgmt, PERSONAS, sessionOf, type Persona, type TeamFix
  * the least role a route needs. `member` routes on a key here name a key the member did not
  * create, so a workspace member is refused there (their own keys are tested below).
  */
-type Need = 'owner' | 'org-admin' | 'ws-admin' | 'ws-member' | 'ws-viewer' | 'signed-in' | 'nobody';
+type Need = 'owner' | 'org-admin' | 'ws-admin' | 'ws-member' | 'ws-viewer' | 'ws-usage' | 'signed-in' | 'nobody';
 const NEEDS: Record<string, Need> = {
   'GET /organization/members': 'signed-in',
   'POST /organization/members': 'org-admin',
@@ -65,17 +65,18 @@ const NEEDS: Record<string, Need> = {
   'POST /presets/:slug/responses': 'ws-admin',
   'POST /presets/:slug/messages': 'ws-admin',
   'PATCH /presets/:slug': 'ws-admin',
-  'GET /activity': 'ws-viewer',
-  'GET /generations': 'ws-viewer',
-  'GET /generations/:id': 'ws-viewer',
+  // Usage: a workspace member reads only their own keys' (not asked for here: refused).
+  'GET /activity': 'ws-usage',
+  'GET /generations': 'ws-usage',
+  'GET /generations/:id': 'ws-usage',
 };
 
 const ALLOWED: Record<Persona, Need[]> = {
-  owner: ['owner', 'org-admin', 'ws-admin', 'ws-member', 'ws-viewer', 'signed-in'],
-  admin: ['org-admin', 'ws-admin', 'ws-member', 'ws-viewer', 'signed-in'],
-  wsadmin: ['ws-admin', 'ws-member', 'ws-viewer', 'signed-in'],
+  owner: ['owner', 'org-admin', 'ws-admin', 'ws-member', 'ws-viewer', 'ws-usage', 'signed-in'],
+  admin: ['org-admin', 'ws-admin', 'ws-member', 'ws-viewer', 'ws-usage', 'signed-in'],
+  wsadmin: ['ws-admin', 'ws-member', 'ws-viewer', 'ws-usage', 'signed-in'],
   member: ['ws-member', 'ws-viewer', 'signed-in'],
-  viewer: ['ws-viewer', 'signed-in'],
+  viewer: ['ws-viewer', 'ws-usage', 'signed-in'],
   outsider: ['signed-in'],
 };
 
@@ -232,7 +233,41 @@ describe('console roles: every session route × every role', () => {
         );
       });
 
+      it('lets a workspace member read the usage of their own keys only', async () => {
+        const member = sessions.member;
+        const mine = await call<{ data: { hash: string }; key: string }>(gw.server, member, 'POST', '/keys', {
+          body: { name: 'usage-mine', workspace_id: 'team' },
+        });
+        assert.equal(mine.status, 201);
+        const completion = await fetch(`${gw.server.api}/chat/completions`, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${mine.body.key}`, 'content-type': 'application/json' },
+          body: JSON.stringify({ model: 'openai/gpt-test', messages: [{ role: 'user', content: 'mine' }] }),
+        });
+        const ownGeneration = ((await completion.json()) as { id: string }).id;
+        let detail = 0;
+        for (let i = 0; i < 100 && detail !== 200; i += 1) {
+          detail = (await call(gw.server, member, 'GET', `/generations/${ownGeneration}`)).status;
+          if (detail !== 200) await new Promise((r) => setTimeout(r, 50));
+        }
+        assert.equal(detail, 200, 'their own generation');
+        const own = `workspace_id=${t.team.teamId}&key_hash=${mine.body.data.hash}`;
+        const list = await call<{ data: { id: string }[] }>(gw.server, member, 'GET', `/generations?${own}`);
+        assert.equal(list.status, 200);
+        assert.deepEqual(
+          list.body.data.map((g) => g.id),
+          [ownGeneration],
+        );
+        assert.equal((await call(gw.server, member, 'GET', `/activity?${own}`)).status, 200);
+        const others = `workspace_id=${t.team.teamId}&key_hash=${t.othersKey}`;
+        assert.equal((await call(gw.server, member, 'GET', `/generations?${others}`)).status, 403);
+        assert.equal((await call(gw.server, member, 'GET', `/generations/${t.generationId}`)).status, 403);
+        assert.equal((await call(gw.server, sessions.viewer, 'GET', `/generations/${t.generationId}`)).status, 200);
+      });
+
       it('narrows unfiltered lists to the default workspace for a person without an organization role', async () => {
+        // A viewer of the default workspace (a role set there overrides the implicit `member`).
+        await mgmt(gw, 'PATCH', `/workspaces/default/members/${t.team.ids.outsider}`, { role: 'viewer' });
         const outsider = await call<{ data: { id: string }[] }>(gw.server, sessions.outsider, 'GET', '/generations');
         assert.equal(outsider.status, 200);
         assert.ok(!outsider.body.data.some((g) => g.id === t.generationId), 'a team generation leaked to an outsider');

@@ -8,7 +8,7 @@ export interface PermissionLookups {
   workspaceId(ref: string): Promise<string | null>;
   key(hash: string): Promise<{ workspaceId: string; creatorUserId: string; kind: 'api' | 'management' } | null>;
   guardrailWorkspace(id: string): Promise<string | null>;
-  generationWorkspace(id: string): Promise<string | null>;
+  generation(id: string): Promise<{ workspaceId: string; keyHash: string } | null>;
 }
 
 /** `METHOD /path` of a route as the permission table names it (`prefix` stripped). */
@@ -28,6 +28,8 @@ interface Target {
   workspaceId: string | null;
   creatorUserId?: string;
   managementKey?: boolean;
+  /** The key whose usage is read (`key_hash`, or a generation's key). */
+  usageKey?: string;
 }
 
 async function target(request: FastifyRequest, from: WorkspaceSource, person: Person, lookups: PermissionLookups) {
@@ -40,7 +42,7 @@ async function target(request: FastifyRequest, from: WorkspaceSource, person: Pe
     case 'param':
       return { workspaceId: await lookups.workspaceId(param('id')) };
     case 'query':
-      return { workspaceId: await ref('workspace_id', request.query) };
+      return { workspaceId: await ref('workspace_id', request.query), usageKey: field(request.query, 'key_hash') };
     case 'body':
       return {
         workspaceId: await ref('workspace_id', request.body),
@@ -57,9 +59,18 @@ async function target(request: FastifyRequest, from: WorkspaceSource, person: Pe
     }
     case 'guardrail':
       return { workspaceId: await lookups.guardrailWorkspace(param('id')) };
-    case 'generation':
-      return { workspaceId: await lookups.generationWorkspace(param('id')) };
+    case 'generation': {
+      const generation = await lookups.generation(param('id'));
+      return generation === null ? { workspaceId: null } : { ...generation, usageKey: generation.keyHash };
+    }
   }
+}
+
+/** A workspace member reads the usage of keys they created only. */
+async function ownUsage(keyHash: string | undefined, person: Person, lookups: PermissionLookups): Promise<void> {
+  const key = keyHash === undefined ? null : await lookups.key(keyHash);
+  if (key === null || key.creatorUserId !== person.member.id)
+    throw refuse('workspace members read the usage of their own keys: pass key_hash of a key you created');
 }
 
 const refuse = (why: string) => errors.forbidden(`Your console role does not allow this: ${why}`);
@@ -92,6 +103,7 @@ async function check(request: FastifyRequest, rule: Rule, person: Person, lookup
     return;
   }
   if (!atLeast(role, rule.role)) throw refuse(`workspace ${rule.role} needed`);
+  if (rule.usage === true && role === 'member') await ownUsage(found.usageKey, person, lookups);
   // Lists that span every workspace when unfiltered are narrowed to the checked one.
   if (rule.from === 'query' && person.org === null && field(request.query, 'workspace_id') === undefined)
     (request.query as Bag).workspace_id = found.workspaceId;

@@ -8,6 +8,9 @@ export function permissionLookups(services: Pick<Services, 'store'>): Permission
     workspaceId: async (ref) => (await store.workspaces.findByIdOrSlug(ref))?.id ?? null,
     key: (hash) => store.keys.findByHash(hash),
     guardrailWorkspace: async (id) => (await store.guardrails.findById(id))?.workspaceId ?? null,
-    generationWorkspace: async (id) => (await store.ledger.findGeneration(id))?.workspaceId ?? null,
+    generation: async (id) => {
+      const found = await store.ledger.findGeneration(id);
+      return found === null ? null : { workspaceId: found.workspaceId, keyHash: found.keyHash };
+    },
   };
 }

@@ -16,14 +16,17 @@ export type WorkspaceSource = 'param' | 'query' | 'body' | 'key' | 'guardrail' |
  * - `workspace`: at least `role` in the route's workspace. `own` lets a workspace `member` act on
  *   what they created (`key`: a key whose creator they are; `body`: a new key's
  *   `creator_user_id`, which must then be themselves);
+ *   `usage` narrows a workspace `member` to the usage of keys they created (`key_hash` of one of
+ *   theirs on lists; the generation's key on `/generations/{id}`); viewers and admins read all;
  * - `key-only`: routes about the calling key itself; a person has none.
  */
 export type Rule =
   | { need: 'signed-in' | 'org-admin' | 'owner' | 'key-only' }
-  | { need: 'workspace'; role: WorkspaceRole; from: WorkspaceSource; own?: boolean };
+  | { need: 'workspace'; role: WorkspaceRole; from: WorkspaceSource; own?: boolean; usage?: boolean };
 
 const signedIn: Rule = { need: 'signed-in' };
 const orgAdmin: Rule = { need: 'org-admin' };
+const usage = (from: WorkspaceSource): Rule => ({ need: 'workspace', role: 'viewer', from, usage: true });
 const ws = (role: WorkspaceRole, from: WorkspaceSource, own = false): Rule => ({ need: 'workspace', role, from, own });
 
 /**
@@ -91,7 +94,7 @@ export const ROUTE_PERMISSIONS: Readonly<Record<string, Rule>> = {
   'POST /presets/:slug/messages': ws('admin', 'query'),
   'PATCH /presets/:slug': ws('admin', 'query'),
   // Usage
-  'GET /activity': ws('viewer', 'query'),
-  'GET /generations': ws('viewer', 'query'),
-  'GET /generations/:id': ws('viewer', 'generation'),
+  'GET /activity': usage('query'),
+  'GET /generations': usage('query'),
+  'GET /generations/:id': usage('generation'),
 };
