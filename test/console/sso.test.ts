@@ -120,7 +120,7 @@ describe('console: single sign-on through a real OpenID provider', () => {
           200,
         );
         await page.goto(`${gw.server.url}/console/#/workspaces/default`);
-        const role = page.getByLabel('Role of outsider <outsider@example.test>');
+        const role = page.getByLabel('Role of outsider <outsider@example.test>', { exact: true });
         await role.selectOption('viewer');
         for (let i = 0; i < 50; i += 1) {
           const rows = await mgmt<{ data: { user_id: string; role: string }[] }>(
@@ -160,7 +160,7 @@ describe('console: single sign-on through a real OpenID provider', () => {
           403,
         );
         await page.goto(`${gw.server.url}/console/#/workspaces/team`);
-        await page.getByLabel('Role of viewer <viewer@example.test>').selectOption('admin');
+        await page.getByLabel('Role of viewer <viewer@example.test>', { exact: true }).selectOption('admin');
         await page.getByRole('alert').filter({ hasText: 'Your console role does not allow this' }).waitFor();
       });
 
@@ -197,7 +197,20 @@ describe('console: single sign-on through a real OpenID provider', () => {
       it('ends a disabled member’s session on their next request', async () => {
         const page = await ssoSignIn('member');
         await page.getByRole('navigation', { name: 'Console' }).waitFor();
-        await mgmt(gw, 'PATCH', `/organization/members/${team.ids.member}`, { disabled: true });
+        // The owner disables the member with the console's control.
+        const owner = await ssoSignIn('owner');
+        await owner.goto(`${gw.server.url}/console/#/workspaces/default`);
+        await owner.getByLabel('Disable member <member@example.test>', { exact: true }).click();
+        for (let i = 0; ; i += 1) {
+          const list = await mgmt<{ data: { id: string; disabled: boolean }[] }>(gw, 'GET', '/organization/members');
+          if (list.data.find((m) => m.id === team.ids.member)?.disabled === true) break;
+          assert.ok(i < 50, 'the member was disabled from the console');
+          await new Promise((r) => setTimeout(r, 100));
+        }
+        await owner
+          .getByLabel('Disable member <member@example.test>', { exact: true })
+          .and(owner.locator(':checked'))
+          .waitFor();
         await page.evaluate(`location.hash = '#/keys'`);
         await page.getByText('Your session has ended. Sign in again to continue.').waitFor();
         const again = await ssoSignIn('member');
