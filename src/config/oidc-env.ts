@@ -1,7 +1,6 @@
-import type { WorkspaceRole } from '../domain/workspaces/types.js';
+import type { GrantedRole } from '../domain/console/sso.js';
 
-/** A role granted by the IdP: organization-wide, or in one workspace (by slug). */
-export type GrantedRole = { org: 'owner' | 'admin' } | { workspace: string; role: WorkspaceRole };
+export type { GrantedRole };
 
 /** Single sign-on with OpenID Connect (authorization code + PKCE), read once at start. */
 export interface OidcConfig {

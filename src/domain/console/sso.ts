@@ -1,4 +1,3 @@
-import type { GrantedRole } from '../../config/oidc-env.js';
 import { recordAudit, asSystem } from '../audit/record.js';
 import type { AuditRepository, WriteContext } from '../audit/types.js';
 import type { Clock } from '../common/clock.js';
@@ -7,6 +6,9 @@ import type { MemberRecord, MemberRepository, OrgRole } from '../members/types.j
 import type { WorkspaceService } from '../workspaces/service.js';
 import type { WorkspaceRepository, WorkspaceRole } from '../workspaces/types.js';
 import { atLeast } from './person.js';
+
+/** A role granted by the IdP: organization-wide, or in one workspace (by slug). */
+export type GrantedRole = { org: 'owner' | 'admin' } | { workspace: string; role: WorkspaceRole };
 
 /** What the IdP's ID token (and userinfo) said about the person. */
 export interface IdentityClaims {
