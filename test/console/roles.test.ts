@@ -55,8 +55,8 @@ const NEEDS: Record<string, Need> = {
   'POST /guardrails/:id/assignments/keys': 'ws-admin',
   'POST /guardrails/:id/assignments/keys/remove': 'ws-admin',
   'GET /guardrails/:id/assignments/members': 'ws-viewer',
-  'POST /guardrails/:id/assignments/members': 'ws-admin',
-  'POST /guardrails/:id/assignments/members/remove': 'ws-admin',
+  'POST /guardrails/:id/assignments/members': 'org-admin',
+  'POST /guardrails/:id/assignments/members/remove': 'org-admin',
   'GET /presets': 'ws-viewer',
   'GET /presets/:slug': 'ws-viewer',
   'GET /presets/:slug/versions': 'ws-viewer',
@@ -263,6 +263,21 @@ describe('console roles: every session route × every role', () => {
         assert.equal((await call(gw.server, member, 'GET', `/generations?${others}`)).status, 403);
         assert.equal((await call(gw.server, member, 'GET', `/generations/${t.generationId}`)).status, 403);
         assert.equal((await call(gw.server, sessions.viewer, 'GET', `/generations/${t.generationId}`)).status, 200);
+      });
+
+      it('lets a workspace admin assign their guardrail to keys of their workspace only', async () => {
+        const teamKey = await freshKey(t.team.ids.member);
+        const elsewhere = (await mgmt<{ data: { hash: string } }>(gw, 'POST', '/keys', { name: 'default-ws key' })).data
+          .hash;
+        const path = `/guardrails/${t.guardrailId}/assignments/keys`;
+        const own = await call(gw.server, sessions.wsadmin, 'POST', path, { body: { key_hashes: [teamKey] } });
+        assert.equal(own.status, 200);
+        const across = await call(gw.server, sessions.wsadmin, 'POST', path, {
+          body: { key_hashes: [teamKey, elsewhere] },
+        });
+        assert.equal(across.status, 403);
+        const byAdmin = await call(gw.server, sessions.admin, 'POST', path, { body: { key_hashes: [elsewhere] } });
+        assert.equal(byAdmin.status, 200);
       });
 
       it('narrows unfiltered lists to the default workspace for a person without an organization role', async () => {

@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { atLeast, roleIn, type Person } from '../../domain/console/person.js';
+import type { WorkspaceRole } from '../../domain/workspaces/types.js';
 import { errors } from '../../errors/index.js';
 import { ROUTE_PERMISSIONS, type Rule, type WorkspaceSource } from './table.js';
 
@@ -73,6 +74,24 @@ async function ownUsage(keyHash: string | undefined, person: Person, lookups: Pe
     throw refuse('workspace members read the usage of their own keys: pass key_hash of a key you created');
 }
 
+/** Every key a body names lies in a workspace where the person holds `role` (unknown keys: the handler's 400). */
+async function keysAdministered(
+  body: unknown,
+  name: string,
+  needed: WorkspaceRole,
+  person: Person,
+  lookups: PermissionLookups,
+): Promise<void> {
+  if (person.org !== null) return;
+  const hashes = typeof body === 'object' && body !== null ? (body as Bag)[name] : undefined;
+  if (!Array.isArray(hashes)) return;
+  for (const hash of new Set(hashes.filter((h): h is string => typeof h === 'string'))) {
+    const key = await lookups.key(hash);
+    if (key !== null && !atLeast(roleIn(person, key.workspaceId), needed))
+      throw refuse(`workspace ${needed} of every key's workspace needed`);
+  }
+}
+
 const refuse = (why: string) => errors.forbidden(`Your console role does not allow this: ${why}`);
 
 async function check(request: FastifyRequest, rule: Rule, person: Person, lookups: PermissionLookups): Promise<void> {
@@ -104,6 +123,7 @@ async function check(request: FastifyRequest, rule: Rule, person: Person, lookup
   }
   if (!atLeast(role, rule.role)) throw refuse(`workspace ${rule.role} needed`);
   if (rule.usage === true && role === 'member') await ownUsage(found.usageKey, person, lookups);
+  if (rule.keysFrom !== undefined) await keysAdministered(request.body, rule.keysFrom, rule.role, person, lookups);
   // Lists that span every workspace when unfiltered are narrowed to the checked one.
   if (rule.from === 'query' && person.org === null && field(request.query, 'workspace_id') === undefined)
     (request.query as Bag).workspace_id = found.workspaceId;

@@ -22,12 +22,25 @@ export type WorkspaceSource = 'param' | 'query' | 'body' | 'key' | 'guardrail' |
  */
 export type Rule =
   | { need: 'signed-in' | 'org-admin' | 'owner' | 'key-only' }
-  | { need: 'workspace'; role: WorkspaceRole; from: WorkspaceSource; own?: boolean; usage?: boolean };
+  | {
+      need: 'workspace';
+      role: WorkspaceRole;
+      from: WorkspaceSource;
+      own?: boolean;
+      usage?: boolean;
+      /** A body field listing key hashes: the person must hold `role` in each key's workspace too. */
+      keysFrom?: string;
+    };
 
 const signedIn: Rule = { need: 'signed-in' };
 const orgAdmin: Rule = { need: 'org-admin' };
 const usage = (from: WorkspaceSource): Rule => ({ need: 'workspace', role: 'viewer', from, usage: true });
-const ws = (role: WorkspaceRole, from: WorkspaceSource, own = false): Rule => ({ need: 'workspace', role, from, own });
+const ws = (role: WorkspaceRole, from: WorkspaceSource, extra: { own?: boolean; keysFrom?: string } = {}): Rule => ({
+  need: 'workspace',
+  role,
+  from,
+  ...extra,
+});
 
 /**
  * Every route a console session may reach (method and path without the `/api/v1` prefix). A
@@ -66,11 +79,11 @@ export const ROUTE_PERMISSIONS: Readonly<Record<string, Rule>> = {
   'PATCH /workspaces/:id/members/:user_id': ws('admin', 'param'),
   // API keys
   'GET /keys': ws('viewer', 'query'),
-  'POST /keys': ws('member', 'body', true),
+  'POST /keys': ws('member', 'body', { own: true }),
   'GET /keys/:hash': ws('viewer', 'key'),
-  'PATCH /keys/:hash': ws('member', 'key', true),
-  'DELETE /keys/:hash': ws('member', 'key', true),
-  'POST /keys/:hash/rotate': ws('member', 'key', true),
+  'PATCH /keys/:hash': ws('member', 'key', { own: true }),
+  'DELETE /keys/:hash': ws('member', 'key', { own: true }),
+  'POST /keys/:hash/rotate': ws('member', 'key', { own: true }),
   // Guardrails
   'GET /guardrails': ws('viewer', 'query'),
   'POST /guardrails': ws('admin', 'body'),
@@ -79,11 +92,13 @@ export const ROUTE_PERMISSIONS: Readonly<Record<string, Rule>> = {
   'DELETE /guardrails/:id': ws('admin', 'guardrail'),
   'POST /guardrails/:id/scan': ws('viewer', 'guardrail'),
   'GET /guardrails/:id/assignments/keys': ws('viewer', 'guardrail'),
-  'POST /guardrails/:id/assignments/keys': ws('admin', 'guardrail'),
-  'POST /guardrails/:id/assignments/keys/remove': ws('admin', 'guardrail'),
+  // A guardrail may be assigned to keys of other workspaces: the person administers those too.
+  'POST /guardrails/:id/assignments/keys': ws('admin', 'guardrail', { keysFrom: 'key_hashes' }),
+  'POST /guardrails/:id/assignments/keys/remove': ws('admin', 'guardrail', { keysFrom: 'key_hashes' }),
   'GET /guardrails/:id/assignments/members': ws('viewer', 'guardrail'),
-  'POST /guardrails/:id/assignments/members': ws('admin', 'guardrail'),
-  'POST /guardrails/:id/assignments/members/remove': ws('admin', 'guardrail'),
+  // A member's guardrail reaches every key they created, in any workspace: organization-wide.
+  'POST /guardrails/:id/assignments/members': orgAdmin,
+  'POST /guardrails/:id/assignments/members/remove': orgAdmin,
   // Presets
   'GET /presets': ws('viewer', 'query'),
   'GET /presets/:slug': ws('viewer', 'query'),
