@@ -4,6 +4,7 @@ import { setUnauthorizedHandler } from './api/client.js';
 import { currentSession, signOut, type SessionInfo } from './api/session.js';
 import { useRoute, type Route } from './router.js';
 import { SignIn } from './pages/SignIn.js';
+import { signedInAs } from './components/signed-in-as.js';
 import { Overview } from './pages/Overview.js';
 import { Activity } from './pages/Activity.js';
 import { Keys } from './pages/Keys.js';
@@ -101,7 +102,7 @@ export function App() {
         </button>
         <span class="brand">Switchyard</span>
         <span>
-          {state.session.key === null ? '' : `Signed in with “${state.session.key.name}” (${state.session.key.label})`}{' '}
+          {signedInAs(state.session)}{' '}
           <button type="button" onClick={() => void doSignOut()}>
             Sign out
           </button>

@@ -49,6 +49,8 @@ export interface Member {
   first_name: string | null;
   last_name: string | null;
   role: string;
+  /** Disabled members cannot sign in to the console. */
+  disabled?: boolean;
 }
 
 export interface WorkspaceMember {

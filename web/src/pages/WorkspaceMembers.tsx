@@ -5,6 +5,7 @@ import type { Member, Page, Workspace, WorkspaceMember } from '../api/types.js';
 import { useAction, useLoad } from '../components/hooks.js';
 import { ErrorBox, LoadStatus } from '../components/ui.js';
 import { href } from '../router.js';
+import { MemberRole } from './MemberRole.js';
 
 /** A workspace's members: add from the organisation, remove (all or nothing: 409 names key holders). */
 export function WorkspaceMembers({ workspace, members }: { workspace: Workspace; members: Member[] }) {
@@ -114,7 +115,15 @@ export function WorkspaceMembers({ workspace, members }: { workspace: Workspace;
                   )}
                 </td>
                 <td>{name}</td>
-                <td>{wm.role}</td>
+                <td>
+                  <MemberRole
+                    workspaceId={workspace.id}
+                    userId={wm.user_id}
+                    name={name}
+                    role={wm.role}
+                    onSaved={list.reload}
+                  />
+                </td>
               </tr>
             );
           })}

@@ -7,6 +7,7 @@ import { when } from '../components/format.js';
 import { ErrorBox, LoadStatus, Modal, Truncated, fieldError, Notice, TextField } from '../components/ui.js';
 import { href, navigate, type Route } from '../router.js';
 import { WorkspaceMembers } from './WorkspaceMembers.js';
+import { OrgMembers } from './OrgMembers.js';
 
 function WorkspaceForm(props: { initial: Workspace | null; onSaved: (w: Workspace) => void }) {
   const [name, setName] = useState(props.initial?.name ?? '');
@@ -206,6 +207,7 @@ export function Workspaces({ route }: { route: Route }) {
           )}
           <div class="panel">
             <h2>Organisation members</h2>
+            <OrgMembers members={members.data ?? []} onSaved={members.reload} />
             <NewMember onCreated={members.reload} />
           </div>
         </>
