@@ -6,7 +6,7 @@ import { frameworkErrors, installErrorHandling } from './http/plugins/error-hand
 import { clientErrorHandler } from './http/plugins/client-errors.js';
 import { installJsonBodyParser } from './http/plugins/json-body.js';
 import { requireKey } from './http/plugins/auth.js';
-import { throttleFailedAuth } from './http/plugins/auth-throttle.js';
+import { countFailedAuth } from './http/plugins/auth-throttle.js';
 import { FailureThrottle, type FailureThrottleOptions } from './domain/common/failure-throttle.js';
 import { validatorCompiler } from './http/validation.js';
 import { ErrorEnvelope } from './http/schemas/common.js';
@@ -186,8 +186,13 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
       const scope = (level: AppExtension['level'], register: (scoped: App) => void) =>
         api.register(async (scoped: App) => {
           if (level !== 'public') {
-            throttleFailedAuth(scoped, { throttle: authThrottle, knows: (t) => services.authenticator.knows(t) });
-            requireKey(scoped, services.authenticator, level, services.consoleSessions);
+            countFailedAuth(scoped, authThrottle);
+            requireKey(scoped, {
+              authenticator: services.authenticator,
+              level,
+              sessions: services.consoleSessions,
+              throttle: authThrottle,
+            });
           }
           register(scoped);
         });

@@ -7,6 +7,7 @@ import type { Meter } from './domain/accounting/types.js';
 import { GuardrailService } from './domain/guardrails/service.js';
 import { createPresetService, type Presets } from './domain/presets/index.js';
 import { KeyAuthenticator } from './domain/keys/authenticator.js';
+import { KnownDigests } from './domain/keys/known-digests.js';
 import { KeyService } from './domain/keys/service.js';
 import type { KeyUsageReader } from './domain/keys/usage.js';
 import { MemberService } from './domain/members/service.js';
@@ -44,6 +45,8 @@ export interface Services {
   /** Re-reads the catalog file into the holder; null when the services were built without a file source. */
   catalogReloader: CatalogReloader | null;
   authenticator: KeyAuthenticator;
+  /** Every stored token digest in memory; `start()` loads it (the server does, before listening). */
+  knownDigests: KnownDigests;
   keys: KeyService;
   members: MemberService;
   workspaces: WorkspaceService;
@@ -111,6 +114,7 @@ export function createServices(options: ServiceOptions): Services {
   const metrics = new Metrics();
   const coherence = registerCoherenceMetrics(metrics.registry);
   changeFeed.observe(coherence.feed);
+  const knownDigests = new KnownDigests({ keys: store.keys, changes: changeFeed, log: options.log });
   const authenticator = new KeyAuthenticator({
     keys: store.keys,
     clock,
@@ -118,8 +122,13 @@ export function createServices(options: ServiceOptions): Services {
     revalidateAfterMs: options.keyCacheRevalidateMs,
     graceMs: options.keyCacheGraceMs ?? 60_000,
     observer: coherence.auth,
+    digests: knownDigests,
   });
-  changeFeed.subscribe('keys', (hash) => (hash === null ? authenticator.invalidateAll() : authenticator.forget(hash)));
+  changeFeed.subscribe('keys', (hash) => {
+    if (hash === null) authenticator.invalidateAll();
+    else authenticator.forget(hash);
+    knownDigests.changed(hash);
+  });
   const meter = createMeter({
     ledger: store.ledger,
     clock,
@@ -208,6 +217,7 @@ export function createServices(options: ServiceOptions): Services {
         ? null
         : new CatalogReloader({ holder: catalogHolder, path: options.catalogFile.path, env: options.catalogFile.env }),
     authenticator,
+    knownDigests,
     keys: new KeyService({
       keys: store.keys,
       members: store.members,
@@ -257,6 +267,7 @@ export function createServices(options: ServiceOptions): Services {
     consoleSessions: new ConsoleSessions({
       sessions: store.consoleSessions,
       keys: authenticator,
+      audit: store.audit,
       clock,
       idleMs: options.console?.sessionIdleMs ?? 12 * 3_600_000,
     }),
@@ -277,6 +288,7 @@ export function createServices(options: ServiceOptions): Services {
       clock,
     }),
     close: async () => {
+      knownDigests.close();
       await rates.close();
       await meter.close();
       await providers.close();

@@ -4,14 +4,18 @@ import type { Clock } from '../common/clock.js';
 import { digestToken } from '../keys/tokens.js';
 import type { KeyRecord } from '../keys/types.js';
 import type { ConsoleSessionRepository } from './types.js';
+import { recordAudit } from '../audit/record.js';
+import type { AuditRepository } from '../audit/types.js';
 
 export interface ConsoleSessionsOptions {
   sessions: ConsoleSessionRepository;
   /** The key authenticator (its cache is kept coherent across replicas by the change feed). */
   keys: {
-    authenticate(token: string): Promise<KeyRecord>;
+    authenticate(token: string, options?: { guarded?: boolean }): Promise<KeyRecord>;
     authenticateDigest(digest: string): Promise<KeyRecord>;
   };
+  /** Sign-ins and refused sign-ins are recorded here (actor `console`). */
+  audit?: AuditRepository;
   clock: Clock;
   /** A session unused for this long has ended. */
   idleMs: number;
@@ -48,10 +52,23 @@ export class ConsoleSessions {
     this.touchEveryMs = options.touchEveryMs ?? Math.min(60_000, Math.floor(options.idleMs / 10));
   }
 
-  /** 401 for an unusable key, 403 for an API key. */
-  async signIn(managementKey: string): Promise<SignedIn> {
-    const key = await this.options.keys.authenticate(managementKey);
-    if (key.kind !== 'management') throw errors.managementOnly();
+  /**
+   * 401 for an unusable key, 403 for an API key; both are written to the audit log unless
+   * `guarded` (the address is over its failed sign-in limit: its refusals are not recorded, so a
+   * flood writes nothing, and an unknown key is refused without reading the store).
+   */
+  async signIn(managementKey: string, from: { address: string; guarded?: boolean }): Promise<SignedIn> {
+    const key = await this.options.keys.authenticate(managementKey, { guarded: from.guarded === true }).catch(
+      async (error: unknown) => {
+        if (from.guarded !== true && isStatus(error, 401))
+          await this.audit('console.sign_in_failed', from.address, null, 'invalid_key');
+        throw error;
+      },
+    );
+    if (key.kind !== 'management') {
+      if (from.guarded !== true) await this.audit('console.sign_in_failed', from.address, key, 'not_management');
+      throw errors.managementOnly();
+    }
     const token = randomBytes(32).toString('base64url');
     const now = this.options.clock.now();
     await this.options.sessions.deleteIdleSince(new Date(now.getTime() - this.options.idleMs).toISOString());
@@ -62,7 +79,16 @@ export class ConsoleSessions {
       createdAt: now.toISOString(),
       lastSeenAt: now.toISOString(),
     });
+    await this.audit('console.sign_in', from.address, key, null);
     return { token, key, csrfToken: csrfTokenOf(token), expiresAt: this.expiry(now.getTime()) };
+  }
+
+  private async audit(action: string, address: string, key: KeyRecord | null, reason: string | null): Promise<void> {
+    if (this.options.audit === undefined) return;
+    const actor = { kind: 'console' as const, memberId: key?.creatorUserId ?? null, keyHash: key?.hash ?? null };
+    const changes = reason === null ? { address } : { address, reason };
+    const entry = { action, targetType: 'key', targetId: key?.hash ?? '-', changes };
+    await recordAudit(this.options.audit, entry, { ctx: { actor }, clock: this.options.clock });
   }
 
   /** The live session of a cookie's token; 401 when it is unknown, idle too long, or its key no longer authenticates. */

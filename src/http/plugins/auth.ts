@@ -4,11 +4,14 @@ import type { KeyAuthenticator } from '../../domain/keys/authenticator.js';
 import type { KeyKind, KeyRecord } from '../../domain/keys/types.js';
 import type { ConsoleSessions } from '../../domain/console/sessions.js';
 import { CSRF_HEADER, sessionCookie } from '../console/cookie.js';
+import { throttledRefusal, type AddressThrottle } from './auth-throttle.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
     /** The key that authenticated this request; set by the scope's onRequest hook. */
     principal: KeyRecord;
+    /** True when a console session (not a bearer token) stands for `principal`. */
+    viaConsole: boolean;
   }
 }
 
@@ -61,20 +64,28 @@ function sessionKey(request: FastifyRequest, sessions: ConsoleSessions): Promise
   return sessions.resume(token).then((session) => session.key);
 }
 
+export interface RequireKeyOptions {
+  authenticator: KeyAuthenticator;
+  level: AuthLevel;
+  /** Console sessions (cookie plus anti-CSRF header) stand for their management key; never for model calls. */
+  sessions?: ConsoleSessions;
+  /** The failed-authentication throttle: a failing credential from an address over it gets 429. */
+  throttle?: AddressThrottle;
+}
+
 /**
  * Makes `scope` an authenticated scope: every route registered in it requires a key of the
  * given level. Handlers never check keys themselves. With `sessions`, a console session (cookie
  * plus anti-CSRF header) stands for its management key; model-call scopes never pass it.
  */
-export function requireKey(
-  scope: FastifyInstance,
-  authenticator: KeyAuthenticator,
-  level: AuthLevel,
-  sessions?: ConsoleSessions,
-): void {
+export function requireKey(scope: FastifyInstance, options: RequireKeyOptions): void {
+  const { authenticator, level, sessions, throttle } = options;
   scope.decorateRequest('principal', null as unknown as KeyRecord);
+  scope.decorateRequest('viaConsole', false);
   // Callback style: one promise per request (the authenticator's), not a second for an async hook.
   scope.addHook('onRequest', (request: FastifyRequest, _reply: FastifyReply, done: (error?: Error) => void) => {
+    const retryAfter = throttle?.retryAfterSeconds(request.ip) ?? 0;
+    const refuse = (error: Error) => done(throttledRefusal(error, retryAfter));
     const viaSession = sessions === undefined || level === 'api' ? null : sessionKey(request, sessions);
     if (viaSession !== null) {
       viaSession.then((record) => {
@@ -83,24 +94,25 @@ export function requireKey(
           return;
         }
         request.principal = record;
+        request.viaConsole = true;
         done();
-      }, done);
+      }, refuse);
       return;
     }
     let token: string;
     try {
       token = bearerToken(request);
     } catch (error) {
-      done(error as Error);
+      refuse(error as Error);
       return;
     }
-    authenticator.authenticate(token).then((record) => {
+    authenticator.authenticate(token, { guarded: retryAfter > 0 }).then((record) => {
       if (!admits(level, record.kind)) {
         done(level === 'management' ? errors.managementOnly() : errors.apiKeyOnly());
         return;
       }
       request.principal = record;
       done();
-    }, done);
+    }, refuse);
   });
 }

@@ -1,7 +1,6 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { signIn, type SessionInfo } from '../api/session.js';
 import { ErrorBox } from '../components/ui.js';
-import { ApiError } from '../api/client.js';
 
 /** Sign-in with a management key. The key lives in this form's state until it is sent, then is dropped. */
 export function SignIn({ onSignedIn, notice }: { onSignedIn: (s: SessionInfo) => void; notice: string | null }) {
@@ -21,11 +20,8 @@ export function SignIn({ onSignedIn, notice }: { onSignedIn: (s: SessionInfo) =>
       onSignedIn(info);
     } catch (err) {
       setKey('');
-      setError(
-        err instanceof ApiError && err.status === 429
-          ? new ApiError(429, `Too many failed sign-ins. ${err.message}`, err.metadata)
-          : err,
-      );
+      // The server's message says it all, the wait included ("try again in 15 minutes").
+      setError(err);
       input.current?.focus();
     } finally {
       setBusy(false);
