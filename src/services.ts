@@ -114,7 +114,13 @@ export function createServices(options: ServiceOptions): Services {
   const metrics = new Metrics();
   const coherence = registerCoherenceMetrics(metrics.registry);
   changeFeed.observe(coherence.feed);
-  const knownDigests = new KnownDigests({ keys: store.keys, changes: changeFeed, log: options.log });
+  const knownDigests = new KnownDigests({
+    keys: store.keys,
+    changes: changeFeed,
+    log: options.log,
+    // Replicas: a key created on another one is accepted here once its notification arrived.
+    recheckMs: changeFeed.kind === 'postgres' ? 100 : 0,
+  });
   const authenticator = new KeyAuthenticator({
     keys: store.keys,
     clock,

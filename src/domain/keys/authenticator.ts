@@ -26,8 +26,6 @@ export interface AuthenticatorOptions {
   observer?: { staleDecision?(): void; unavailable?(): void };
   /** Every stored digest in memory: a token none has is refused without a store read. */
   digests?: KnownDigests;
-  /** How long a miss waits for a reload or a key's notification under way (default 2000 ms). */
-  settleMs?: number;
 }
 
 export interface AuthenticateOptions {
@@ -137,12 +135,8 @@ export class KeyAuthenticator {
     if (hit === undefined) {
       const digests = this.options.digests;
       let verdict: DigestVerdict = digests?.verdict(digest) ?? 'unsure';
-      // A miss waits for a reload or a key's notification under way (no await when there is none).
-      const settling = verdict === 'present' ? null : (digests?.settle(this.options.settleMs ?? 2000) ?? null);
-      if (settling !== null && digests !== undefined) {
-        await settling;
-        verdict = digests.verdict(digest);
-      }
+      // No await on the usual paths: a known digest, or no memory of digests at all.
+      if (verdict !== 'present' && digests !== undefined) verdict = await digests.decide(digest, verdict);
       if (verdict === 'absent' || (verdict === 'unsure' && guarded)) return null;
     }
     const inGrace = hit !== undefined && now - hit.verifiedAt <= this.options.graceMs;

@@ -12,6 +12,13 @@ export interface KnownDigestsOptions {
   retryMs?: number;
   /** Digests read per store query while loading (default 10,000). */
   pageSize?: number;
+  /** A miss waits at most this long for a reload or a key's read under way (default 2000 ms). */
+  settleMs?: number;
+  /**
+   * A miss is decided again after this long (default 0: at once): with replicas, a key created on
+   * another one a moment ago may still be on its way through the change feed.
+   */
+  recheckMs?: number;
   log?: (msg: string, err?: unknown) => void;
 }
 
@@ -91,6 +98,24 @@ export class KnownDigests {
     this.options.changes.refresh();
     if (this.set.has(digest)) return 'present';
     return this.authoritative() ? 'absent' : 'unsure';
+  }
+
+  /**
+   * The verdict for a digest memory does not hold (`first`, from `verdict`), once reloads and
+   * key notifications under way have landed, and after `recheckMs` for a miss.
+   */
+  async decide(digest: string, first: DigestVerdict): Promise<DigestVerdict> {
+    let verdict = first;
+    const settling = this.settle(this.options.settleMs ?? 2000);
+    if (settling !== null) {
+      await settling;
+      verdict = this.verdict(digest);
+    }
+    const recheckMs = this.options.recheckMs ?? 0;
+    if (verdict !== 'absent' || recheckMs === 0) return verdict;
+    await new Promise((resolve) => setTimeout(resolve, recheckMs));
+    await this.settle(this.options.settleMs ?? 2000);
+    return this.verdict(digest);
   }
 
   /**
