@@ -54,6 +54,8 @@ export interface BuildAppOptions {
   console?: { dir: string | null; cookieSecure: CookieSecure };
   /** Failed-authentication throttle per client address (default 20 per minute, 10,000 addresses). */
   authThrottle?: FailureThrottleOptions;
+  /** A throttled address's failing request is answered after this long (default 0). */
+  authFailureDelayMs?: number;
   trustProxy?: boolean | string;
   /** Slow clients (default 10 s for the headers, 60 s for the whole request; 0: no request limit). */
   clientTimeouts?: { headersMs: number; requestMs: number };
@@ -192,6 +194,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
               level,
               sessions: services.consoleSessions,
               throttle: authThrottle,
+              refusalDelayMs: options.authFailureDelayMs ?? 0,
             });
           }
           register(scoped);

@@ -101,6 +101,7 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
         windowMs: config.authFailureWindowMs,
         maxAddresses: config.authFailureMaxAddresses,
       },
+      authFailureDelayMs: config.authFailureDelayMs,
       trustProxy: config.trustProxy,
       clientTimeouts: { headersMs: config.headersTimeoutMs, requestMs: config.requestTimeoutMs },
     });

@@ -121,6 +121,7 @@ export function createServices(options: ServiceOptions): Services {
     // Replicas: a key created on another one is accepted here once its notification arrived.
     recheckMs: changeFeed.kind === 'postgres' ? 100 : 0,
   });
+  coherence.trackDigests(() => knownDigests.stats());
   const authenticator = new KeyAuthenticator({
     keys: store.keys,
     clock,

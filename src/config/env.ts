@@ -37,6 +37,8 @@ export interface ServerConfig {
   authFailureWindowMs: number;
   /** Client addresses the throttle tracks at most (bounds its memory). */
   authFailureMaxAddresses: number;
+  /** A throttled address's failing request is answered (429) after this long: a looping client slows down. */
+  authFailureDelayMs: number;
   /** Which proxies may name the client address (X-Forwarded-For): none, all, or a list of addresses/CIDRs. */
   trustProxy: boolean | string;
   /** Largest upstream JSON answer, and largest single upstream SSE event, accepted (bytes). */
@@ -205,6 +207,7 @@ export function loadServerConfig(env: NodeJS.ProcessEnv): ServerConfig {
     authFailureLimit: integer(env, 'SWITCHYARD_AUTH_FAILURE_LIMIT', 20, 0, 1_000_000),
     authFailureWindowMs: integer(env, 'SWITCHYARD_AUTH_FAILURE_WINDOW_MS', 60_000, 1000, 86_400_000),
     authFailureMaxAddresses: integer(env, 'SWITCHYARD_AUTH_FAILURE_MAX_ADDRESSES', 10_000, 1, 10_000_000),
+    authFailureDelayMs: integer(env, 'SWITCHYARD_AUTH_FAILURE_DELAY_MS', 1000, 0, 60_000),
     trustProxy: trustProxy(env.SWITCHYARD_TRUST_PROXY),
     tracing: tracingConfig(env),
     ledgerJournal: journalSetting(env.SWITCHYARD_LEDGER_JOURNAL_DIR),

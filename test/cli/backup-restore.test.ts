@@ -248,13 +248,15 @@ describe('switchyard backup and restore (SQLite, server running)', () => {
     const old = join(dir, 'old.db');
     assert.equal((await runCli(['backup', old], env)).code, 0);
     const db = new BetterSqlite3(old);
-    // Undo the last migration, as a backup taken before it shipped would be.
-    db.exec(`DROP TABLE usage_rollups_daily;
+    // Undo the last migrations, as a backup taken before they shipped would be.
+    db.exec(`UPDATE generations SET api_type = 'completions' WHERE api_type = 'chat';
+      DELETE FROM kysely_migration WHERE name = '011-api-surface';
+      DROP TABLE usage_rollups_daily;
       DELETE FROM kysely_migration WHERE name = '010-daily-rollups';`);
     db.close();
     const restored = await runCli(['restore', old, '--yes'], env);
     assert.equal(restored.code, 0, restored.err);
-    assert.match(restored.out, /applied migrations: 010-daily-rollups/);
+    assert.match(restored.out, /applied migrations: 010-daily-rollups, 011-api-surface/);
     assert.equal(
       (await chat(key.body.key, 'demo/echo')).status,
       200,

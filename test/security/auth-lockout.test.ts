@@ -9,6 +9,8 @@ import { runCli } from '../support/cli.js';
 import { call, dialects, startTestServer, type TestServer } from '../support/server.js';
 
 const BOGUS = 25;
+// The 429s of a throttled address are answered at once here (the delay slows looping clients).
+const env = { SWITCHYARD_AUTH_FAILURE_DELAY_MS: '0' };
 
 /** Counts every call into the server's key repository (each one is a store query). */
 function countKeyReads(server: TestServer): { reads(): number } {
@@ -47,7 +49,7 @@ for (const dialect of dialects()) {
     let server: TestServer;
     let counter: { reads(): number };
     before(async () => {
-      server = await startTestServer({ dialect });
+      server = await startTestServer({ dialect, env });
       counter = countKeyReads(server);
     });
     after(() => server.close());
@@ -108,7 +110,7 @@ for (const dialect of dialects()) {
     it('restart with a throttled address: every existing key still works', async () => {
       const keys = [await newKey(server), await newKey(server)];
       await server.stop();
-      server = await startTestServer({ dialect, db: server.db, managementToken: server.managementToken });
+      server = await startTestServer({ dialect, env, db: server.db, managementToken: server.managementToken });
       counter = countKeyReads(server);
       const statuses = await flood(server);
       assert.equal(statuses.at(-1), 429);
@@ -124,9 +126,9 @@ test('two replicas on one PostgreSQL: a key created on A works on its first call
   const db = await freshPgDatabase('lockout_replicas');
   const shared = { url: db.url, dispose: () => Promise.resolve() };
   // Revalidation far away: only the change feed can tell B about the new key.
-  const env = { SWITCHYARD_KEY_CACHE_REVALIDATE_MS: '600000' };
-  const a = await startTestServer({ dialect: 'postgres', db: shared, env });
-  const b = await startTestServer({ dialect: 'postgres', db: shared, env, managementToken: a.managementToken });
+  const replicaEnv = { ...env, SWITCHYARD_KEY_CACHE_REVALIDATE_MS: '600000' };
+  const a = await startTestServer({ dialect: 'postgres', db: shared, env: replicaEnv });
+  const b = await startTestServer({ dialect: 'postgres', db: shared, env: replicaEnv, managementToken: a.managementToken });
   t.after(async () => {
     await a.stop();
     await b.stop();

@@ -1,4 +1,5 @@
 import type { GenerationRecord } from '../accounting/types.js';
+import type { ApiSurface } from '../accounting/api-surface.js';
 import type { LimitReset } from '../keys/types.js';
 
 /** How a generation ended: `error` (finish_reason 'error'), `cancelled` (client went away), else `success`. */
@@ -24,6 +25,8 @@ export interface GenerationFilter {
   status?: GenerationStatus;
   flagged?: boolean;
   workspaceId?: string;
+  /** The surface the calls came in on (stored in `api_type`). */
+  apiSurface?: ApiSurface;
 }
 
 /** One UTC day × model × provider endpoint. */

@@ -23,7 +23,7 @@ export interface AuthenticatorOptions {
   maxEntries?: number;
   /** Monotonic milliseconds for cache ages (default performance.now). */
   monotonicNow?: () => number;
-  observer?: { staleDecision?(): void; unavailable?(): void };
+  observer?: { staleDecision?(): void; unavailable?(): void; storeRead?(): void; refusedFromMemory?(): void };
   /** Every stored digest in memory: a token none has is refused without a store read. */
   digests?: KnownDigests;
 }
@@ -137,6 +137,7 @@ export class KeyAuthenticator {
       let verdict: DigestVerdict = digests?.verdict(digest) ?? 'unsure';
       // No await on the usual paths: a known digest, or no memory of digests at all.
       if (verdict !== 'present' && digests !== undefined) verdict = await digests.decide(digest, verdict);
+      if (verdict === 'absent') this.options.observer?.refusedFromMemory?.();
       if (verdict === 'absent' || (verdict === 'unsure' && guarded)) return null;
     }
     const inGrace = hit !== undefined && now - hit.verifiedAt <= this.options.graceMs;
@@ -181,6 +182,7 @@ export class KeyAuthenticator {
   }
 
   private async readStore(digest: string): Promise<KeyRecord | null> {
+    this.options.observer?.storeRead?.();
     const timeoutMs = this.options.lookupTimeoutMs ?? 2000;
     let timer: NodeJS.Timeout | undefined;
     const timeout = new Promise<never>((_, reject) => {

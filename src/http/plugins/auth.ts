@@ -71,6 +71,8 @@ export interface RequireKeyOptions {
   sessions?: ConsoleSessions;
   /** The failed-authentication throttle: a failing credential from an address over it gets 429. */
   throttle?: AddressThrottle;
+  /** How long a 429 for a failing credential waits before it is sent (a looping client slows down). */
+  refusalDelayMs?: number;
 }
 
 /**
@@ -85,7 +87,12 @@ export function requireKey(scope: FastifyInstance, options: RequireKeyOptions): 
   // Callback style: one promise per request (the authenticator's), not a second for an async hook.
   scope.addHook('onRequest', (request: FastifyRequest, _reply: FastifyReply, done: (error?: Error) => void) => {
     const retryAfter = throttle?.retryAfterSeconds(request.ip) ?? 0;
-    const refuse = (error: Error) => done(throttledRefusal(error, retryAfter));
+    const refuse = (error: Error) => {
+      const refusal = throttledRefusal(error, retryAfter);
+      const delayMs = refusal === error ? 0 : (options.refusalDelayMs ?? 0);
+      if (delayMs === 0) done(refusal);
+      else setTimeout(() => done(refusal), delayMs);
+    };
     const viaSession = sessions === undefined || level === 'api' ? null : sessionKey(request, sessions);
     if (viaSession !== null) {
       viaSession.then((record) => {
