@@ -56,7 +56,7 @@ export interface BuildAppOptions {
   authThrottle?: FailureThrottleOptions;
   /** A throttled address's failing request is answered after this long (default 0). */
   authFailureDelayMs?: number;
-  trustProxy?: boolean | string;
+  trustProxy?: boolean | string | number;
   /** Slow clients (default 10 s for the headers, 60 s for the whole request; 0: no request limit). */
   clientTimeouts?: { headersMs: number; requestMs: number };
 }
@@ -112,6 +112,11 @@ function slowClientOptions(timeouts: { headersMs: number; requestMs: number }): 
   };
 }
 
+/** A hop count trusts that many proxies in front of the server, whatever their addresses. */
+function trustedProxies(trust: boolean | string | number): boolean | string | ((address: string, hop: number) => boolean) {
+  return typeof trust === 'number' ? (_address, hop) => hop < trust : trust;
+}
+
 export async function buildApp(options: BuildAppOptions): Promise<FastifyInstance> {
   const { services } = options;
   const logging = loggerOptions(options.logger);
@@ -128,7 +133,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     return503OnClosing: true,
     forceCloseConnections: false,
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 500 },
-    trustProxy: options.trustProxy ?? false,
+    trustProxy: trustedProxies(options.trustProxy ?? false),
     frameworkErrors: frameworkErrors(options.bodyLimitBytes),
     ...slowClientOptions(options.clientTimeouts ?? { headersMs: 10_000, requestMs: 60_000 }),
     clientErrorHandler,

@@ -39,8 +39,8 @@ export interface ServerConfig {
   authFailureMaxAddresses: number;
   /** A throttled address's failing request is answered (429) after this long: a looping client slows down. */
   authFailureDelayMs: number;
-  /** Which proxies may name the client address (X-Forwarded-For): none, all, or a list of addresses/CIDRs. */
-  trustProxy: boolean | string;
+  /** Which proxies may name the client address (X-Forwarded-For): none, all, a hop count, or a list of addresses/CIDRs. */
+  trustProxy: boolean | string | number;
   /** Largest upstream JSON answer, and largest single upstream SSE event, accepted (bytes). */
   upstreamMaxBodyBytes: number;
   upstreamMaxEventBytes: number;
@@ -120,10 +120,15 @@ function integer(env: NodeJS.ProcessEnv, name: string, fallback: number, min: nu
   return value;
 }
 
-/** Which proxies may set the client address (X-Forwarded-For); unset trusts none. */
-function trustProxy(raw: string | undefined): boolean | string {
+/**
+ * Which proxies may set the client address (X-Forwarded-For); unset trusts none. A whole number
+ * trusts that many hops in front of the server (`1`: the proxy that connects, whatever its
+ * address, as in compose.yaml); otherwise addresses/CIDRs, or `true` for any.
+ */
+function trustProxy(raw: string | undefined): boolean | string | number {
   const value = (raw ?? '').trim();
   if (value === '' || value === 'false') return false;
+  if (/^\d{1,2}$/.test(value)) return Number(value);
   return value === 'true' ? true : value;
 }
 
