@@ -113,7 +113,9 @@ function slowClientOptions(timeouts: { headersMs: number; requestMs: number }): 
 }
 
 /** A hop count trusts that many proxies in front of the server, whatever their addresses. */
-function trustedProxies(trust: boolean | string | number): boolean | string | ((address: string, hop: number) => boolean) {
+function trustedProxies(
+  trust: boolean | string | number,
+): boolean | string | ((address: string, hop: number) => boolean) {
   return typeof trust === 'number' ? (_address, hop) => hop < trust : trust;
 }
 

@@ -29,7 +29,8 @@ function countKeyReads(server: TestServer): { reads(): number } {
 
 async function flood(server: TestServer, count = BOGUS): Promise<number[]> {
   const statuses: number[] = [];
-  for (let i = 0; i < count; i += 1) statuses.push((await call(server, 'GET', '/key', { token: generateToken() })).status);
+  for (let i = 0; i < count; i += 1)
+    statuses.push((await call(server, 'GET', '/key', { token: generateToken() })).status);
   return statuses;
 }
 
@@ -128,7 +129,12 @@ test('two replicas on one PostgreSQL: a key created on A works on its first call
   // Revalidation far away: only the change feed can tell B about the new key.
   const replicaEnv = { ...env, SWITCHYARD_KEY_CACHE_REVALIDATE_MS: '600000' };
   const a = await startTestServer({ dialect: 'postgres', db: shared, env: replicaEnv });
-  const b = await startTestServer({ dialect: 'postgres', db: shared, env: replicaEnv, managementToken: a.managementToken });
+  const b = await startTestServer({
+    dialect: 'postgres',
+    db: shared,
+    env: replicaEnv,
+    managementToken: a.managementToken,
+  });
   t.after(async () => {
     await a.stop();
     await b.stop();

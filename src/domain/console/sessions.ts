@@ -58,13 +58,13 @@ export class ConsoleSessions {
    * flood writes nothing, and an unknown key is refused without reading the store).
    */
   async signIn(managementKey: string, from: { address: string; guarded?: boolean }): Promise<SignedIn> {
-    const key = await this.options.keys.authenticate(managementKey, { guarded: from.guarded === true }).catch(
-      async (error: unknown) => {
+    const key = await this.options.keys
+      .authenticate(managementKey, { guarded: from.guarded === true })
+      .catch(async (error: unknown) => {
         if (from.guarded !== true && isStatus(error, 401))
           await this.audit('console.sign_in_failed', from.address, null, 'invalid_key');
         throw error;
-      },
-    );
+      });
     if (key.kind !== 'management') {
       if (from.guarded !== true) await this.audit('console.sign_in_failed', from.address, key, 'not_management');
       throw errors.managementOnly();

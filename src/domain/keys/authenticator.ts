@@ -170,7 +170,8 @@ export class KeyAuthenticator {
       .then((record) => {
         if (epoch === this.epoch) this.remember(digest, record);
         // Memory follows what the store just said: a digest no key has is refused from memory next time.
-        if (record === null || !digestsEqual(record.tokenDigest, digest)) this.options.digests?.stale(digest, addsBefore);
+        if (record === null || !digestsEqual(record.tokenDigest, digest))
+          this.options.digests?.stale(digest, addsBefore);
         else this.options.digests?.add(digest);
         return record;
       })

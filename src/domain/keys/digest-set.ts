@@ -4,7 +4,7 @@
  * holds no JavaScript object per key and the garbage collector never walks it.
  *
  * Memory: 16 bytes per slot; the table doubles when it is three quarters full, so it spends
- * 16–43 bytes per key (1 M keys: 2^21 slots, 32 MiB). `bytes()` says how much it holds.
+ * 21–43 bytes per key, 16 KiB at least (1 M keys: 2^21 slots, 32 MiB). `bytes()` says how much.
  *
  * A 128-bit prefix of a SHA-256 digest is as good as the digest for telling stored tokens from
  * others: a random token matches a stored one with probability n / 2^128. Callers still verify
@@ -51,7 +51,7 @@ export class DigestSet {
       return;
     }
     if (this.find(words) >= 0) return;
-    if ((this.count + 1) > (this.mask + 1) * 0.75) this.grow();
+    if (this.count + 1 > (this.mask + 1) * 0.75) this.grow();
     this.place(words);
     this.count += 1;
   }

@@ -3,28 +3,11 @@ import { describe, it } from 'node:test';
 import type { ChangeFeedState } from '../common/changes.js';
 import { KeyAuthenticator } from './authenticator.js';
 import { KnownDigests } from './known-digests.js';
-import { digestToken, generateToken } from './tokens.js';
+import { generateToken } from './tokens.js';
+import { keyRecord } from './key-fixture.js';
 import type { KeyRecord } from './types.js';
 
-function record(token: string, hash: string): KeyRecord {
-  return {
-    hash,
-    tokenDigest: digestToken(token),
-    kind: 'api',
-    name: 'k',
-    label: 'l',
-    workspaceId: 'w',
-    creatorUserId: 'u',
-    disabled: false,
-    limit: null,
-    limitReset: null,
-    includeByokInLimit: false,
-    expiresAt: null,
-    externalUser: null,
-    createdAt: '2026-01-01T00:00:00.000Z',
-    updatedAt: null,
-  };
-}
+const record = (token: string, hash: string): KeyRecord => keyRecord(token, { hash });
 
 /** A key store in memory that counts reads, and a feed whose state the test sets. */
 function harness() {

@@ -66,7 +66,10 @@ export function consoleSessionRoutes(app: App, services: Services, cookieSecure:
           throttle.recordFailure(request.ip);
           throw error;
         }
-        throw errors.rateLimited(`Too many failed sign-ins from this address: try again in ${inWords(seconds)}`, seconds);
+        throw errors.rateLimited(
+          `Too many failed sign-ins from this address: try again in ${inWords(seconds)}`,
+          seconds,
+        );
       }
     },
   });

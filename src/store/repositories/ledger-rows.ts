@@ -176,4 +176,3 @@ export function freshSums(deltas: readonly SpendDelta[], inserted: ReadonlySet<s
   }
   return out;
 }
-
