@@ -1,10 +1,14 @@
+import type { ApiSurface } from './api-surface.js';
 import type { GatewayError } from '../../errors/index.js';
 import type { Clock } from '../common/clock.js';
 import type { KeyRecord, LimitReset } from '../keys/types.js';
 import type { KeyUsageReader } from '../keys/usage.js';
 
-/** The API surfaces a generation can come from; each inbound codec names its own. */
-export type ApiType = 'completions' | 'messages' | 'responses' | 'embeddings';
+/**
+ * The API surface a generation came from; each inbound codec names its own (its `apiType`).
+ * Stored as is; the wire's `api_type` is OpenRouter's enum derived from it (api-surface.ts).
+ */
+export type ApiType = ApiSurface;
 
 /** One model call as metered: what was served, what it cost, how long it took. */
 export interface GenerationRecord {
@@ -19,7 +23,7 @@ export interface GenerationRecord {
   providerId: string;
   upstreamModel: string;
   upstreamId: string | null;
-  /** The API surface the call came in on (chat and legacy completions are both `completions`). */
+  /** The API surface the call came in on (`api_surface`; `api_type` is derived from it). */
   apiType: ApiType;
   streamed: boolean;
   cancelled: boolean;

@@ -38,6 +38,7 @@ const openAiWire = {
 /** `POST /chat/completions`. */
 export const chatCompletionsCodec: Codec<'chat', ChatRequestBody> = {
   ...openAiWire,
+  apiType: 'chat',
   decode: (body) => ({ kind: 'chat', body }),
 };
 

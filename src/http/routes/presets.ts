@@ -89,7 +89,7 @@ export function presetReadRoutes(app: App, presets: PresetService): void {
 export function presetWriteRoutes(app: App, presets: PresetService): void {
   /** A new version from a chat body: the create routes differ only in how they read theirs. */
   const saveFrom = async (
-    request: Pick<FastifyRequest, 'principal' | 'person'> & {
+    request: Pick<FastifyRequest, 'principal' | 'person' | 'viaConsole'> & {
       params: { slug: string };
       query: { workspace_id?: string };
     },

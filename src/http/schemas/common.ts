@@ -46,3 +46,12 @@ export function errorResponses(...statuses: number[]): Record<number, unknown> {
   };
   return Object.fromEntries(statuses.map((s) => [s, errorResponse(descriptions[s] ?? 'Error')]));
 }
+
+/** The API surface a generation came in on (`api_surface`). */
+export const ApiSurfaceSchema = Type.Union([
+  Type.Literal('chat'),
+  Type.Literal('completions'),
+  Type.Literal('messages'),
+  Type.Literal('responses'),
+  Type.Literal('embeddings'),
+]);

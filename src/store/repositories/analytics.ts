@@ -70,6 +70,7 @@ export function createAnalyticsRepository(db: Kysely<Database>): AnalyticsReposi
       if (filter.model !== undefined) q = q.where('model', '=', filter.model);
       if (filter.providerId !== undefined) q = q.where('provider_id', '=', filter.providerId);
       if (filter.workspaceId !== undefined) q = q.where('workspace_id', '=', filter.workspaceId);
+      if (filter.apiSurface !== undefined) q = q.where('api_type', '=', filter.apiSurface);
       if (filter.flagged !== undefined) q = q.where(filter.flagged ? FLAGGED : NOT_FLAGGED);
       // Refusals are errors too (finish_reason 'error'): `error` finds them with the upstream failures.
       if (filter.status === 'error') q = q.where(FAILED);
