@@ -6,6 +6,7 @@ import type {
   LedgerRepository,
   SpendDelta,
 } from '../../domain/accounting/types.js';
+import { API_TYPES } from '../../wire/index.js';
 import type { GenerationsTable } from '../schema-accounting.js';
 import { fromFlag, toFlag } from './convert.js';
 
@@ -176,8 +177,6 @@ export function freshSums(deltas: readonly SpendDelta[], inserted: ReadonlySet<s
   }
   return out;
 }
-
-const API_TYPES: readonly ApiType[] = ['completions', 'messages', 'responses', 'embeddings'];
 
 /** A stored api_type; rows written before other surfaces existed say `completions`. */
 function apiTypeOf(value: string): ApiType {
