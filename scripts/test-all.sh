@@ -133,9 +133,10 @@ phase "quick start on node $(node --version)"
 bash scripts/quickstart-smoke.sh
 phase_done "quick start"
 
-# --- Node.js 24 (the supported LTS) for everything below: fetched into .tools/node24 when older ---
+# --- Node.js 24 (the supported LTS) for everything below: fetched into .tools/node24 unless this
+# machine's node is the 24.18 the image runs (scripts/node24.sh says why not a later 24) ---
 phase "Node.js 24"
-if [ "$(node -p 'process.versions.node.split(".")[0]')" -lt 24 ]; then
+if [ "$(node -p 'process.versions.node.split(".").slice(0, 2).join(".")')" != "24.18" ]; then
   node24="$(bash scripts/node24.sh)"
   export PATH="$node24/bin:$PATH"
   # node-gyp builds against that node's own headers, never downloading them.

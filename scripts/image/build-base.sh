@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
-# Builds an equivalent of node:24-bookworm-slim from Debian packages, for machines that cannot
+# Builds an equivalent of node:24.18-bookworm-slim from Debian packages, for machines that cannot
 # pull from Docker Hub (CI): `debootstrap --variant=minbase bookworm`, plus Node.js 24 (this
-# machine's when it is 24, else the one scripts/node24.sh fetches from the npm registry: binary and
+# machine's when it is 24.18, else the one scripts/node24.sh fetches from the npm registry: binary and
 # headers) and this machine's npm, laid out as in the official image (/usr/local), and a `node`
 # user with uid 1000. Prints the image name; pass it as --build-arg BASE_IMAGE=<name>.
 #
@@ -9,21 +9,21 @@
 # so repeated local runs skip debootstrap. Needs root, buildah and debootstrap.
 set -euo pipefail
 
-IMAGE=localhost/switchyard-base:node24-bookworm-slim
+IMAGE=localhost/switchyard-base:node24.18-bookworm-slim
 CACHE="${SWITCHYARD_IMAGE_CACHE:-/var/tmp/switchyard-image-cache}"
 MIRROR="${DEBIAN_MIRROR:-http://deb.debian.org/debian}"
 STORAGE=(--storage-driver vfs)
 
 npm_dir="$(dirname "$(readlink -f "$(command -v npm)")")/.."
 npm_dir="$(readlink -f "$npm_dir")"
-if [ "$(node -p 'process.versions.node.split(".")[0]')" = "24" ]; then
+if [ "$(node -p 'process.versions.node.split(".").slice(0, 2).join(".")')" = "24.18" ]; then
   node_bin="$(command -v node)"
   node_prefix="$(node -p 'process.config.variables.node_prefix')"
 else
   node_prefix="$(bash "$(dirname "${BASH_SOURCE[0]}")/../node24.sh")"
   node_bin="$node_prefix/bin/node"
 fi
-"$node_bin" -p 'process.versions.node' | grep -q '^24\.' || { echo "build-base: $node_bin is not Node.js 24" >&2; exit 1; }
+"$node_bin" -p 'process.versions.node' | grep -q '^24\.18\.' || { echo "build-base: $node_bin is not Node.js 24.18" >&2; exit 1; }
 headers=""
 for dir in "$node_prefix/include/node" /usr/include/node /usr/local/include/node; do
   if [ -f "$dir/node.h" ]; then headers="$dir"; break; fi

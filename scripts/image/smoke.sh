@@ -5,7 +5,7 @@
 # HEALTHCHECK, Node 24). Prints the build time and the image size.
 #
 # No Docker daemon needed: buildah (vfs storage, chroot isolation) as root, on a base built from
-# Debian packages when node:24-bookworm-slim cannot be pulled (scripts/image/build-base.sh).
+# Debian packages when node:24.18-bookworm-slim cannot be pulled (scripts/image/build-base.sh).
 # Installs buildah and debootstrap through apt when missing. Called by scripts/test-all.sh.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/../.."
@@ -28,10 +28,10 @@ fi
 build_args=()
 if [ -n "${SWITCHYARD_BASE_IMAGE:-}" ]; then
   base="$SWITCHYARD_BASE_IMAGE"
-elif buildah "${STORAGE[@]}" pull --quiet docker.io/library/node:24-bookworm-slim >/dev/null 2>&1; then
-  base=docker.io/library/node:24-bookworm-slim
+elif buildah "${STORAGE[@]}" pull --quiet docker.io/library/node:24.18-bookworm-slim >/dev/null 2>&1; then
+  base=docker.io/library/node:24.18-bookworm-slim
 else
-  echo "=== [image] node:24-bookworm-slim cannot be pulled: building an equivalent base from Debian packages"
+  echo "=== [image] node:24.18-bookworm-slim cannot be pulled: building an equivalent base from Debian packages"
   started=$SECONDS
   base="$(bash scripts/image/build-base.sh)"
   echo "=== [image] base $base built in $((SECONDS - started))s"
@@ -71,7 +71,7 @@ trap cleanup EXIT
 
 run() { buildah "${STORAGE[@]}" run --isolation chroot "$ctr" -- "$@"; }
 [ "$(run id -u)" = "1000" ] || { echo "image smoke: the gateway's user is not uid 1000" >&2; exit 1; }
-run node -p 'process.versions.node' | grep -q '^24\.' || { echo "image smoke: node is not 24" >&2; exit 1; }
+run node -p 'process.versions.node' | grep -q '^24\.18\.' || { echo "image smoke: node is not 24.18" >&2; exit 1; }
 
 # The image's command, as `docker run` would start it (chroot isolation shares this host's network).
 port="$(node -e "const s=require('net').createServer();s.listen(0,'127.0.0.1',()=>{console.log(s.address().port);s.close()})")"
