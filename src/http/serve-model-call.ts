@@ -2,7 +2,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { CallKind } from '../canonical/index.js';
 import type { Gateway } from '../gateway/gateway.js';
 import { abortOnDisconnect } from './client-abort.js';
-import type { Codec } from './codecs/codec.js';
+import type { Codec } from '../wire/codec.js';
 import { JsonSink } from './sinks/json-sink.js';
 import { SseSink, type StreamTiming } from './sinks/sse-sink.js';
 

@@ -1,12 +1,14 @@
+import { API_TYPES, type ApiType } from '../../wire/index.js';
+
 /**
  * The API surface a call came in on, and OpenRouter's `api_type` derived from it. OpenRouter's
  * enum has only `completions` and `embeddings`: chat, legacy completions, Messages and Responses
  * calls are all `completions` there. The surface itself is kept as Switchyard's own additive
  * field (`api_surface`), shown and filterable.
  */
-export type ApiSurface = 'chat' | 'completions' | 'messages' | 'responses' | 'embeddings';
+export type ApiSurface = ApiType;
 
-export const API_SURFACES: readonly ApiSurface[] = ['chat', 'completions', 'messages', 'responses', 'embeddings'];
+export const API_SURFACES: readonly ApiSurface[] = API_TYPES;
 
 export type OpenRouterApiType = 'completions' | 'embeddings';
 

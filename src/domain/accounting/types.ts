@@ -1,14 +1,11 @@
-import type { ApiSurface } from './api-surface.js';
+import type { ApiType } from '../../wire/index.js';
 import type { GatewayError } from '../../errors/index.js';
 import type { Clock } from '../common/clock.js';
 import type { KeyRecord, LimitReset } from '../keys/types.js';
 import type { KeyUsageReader } from '../keys/usage.js';
 
-/**
- * The API surface a generation came from; each inbound codec names its own (its `apiType`).
- * Stored as is; the wire's `api_type` is OpenRouter's enum derived from it (api-surface.ts).
- */
-export type ApiType = ApiSurface;
+/** The API surfaces a generation can come from; each inbound codec names its own. */
+export type { ApiType } from '../../wire/index.js';
 
 /** One model call as metered: what was served, what it cost, how long it took. */
 export interface GenerationRecord {

@@ -1,7 +1,7 @@
 import { EmbeddingsRequestSchema } from '../../canonical/index.js';
-import { embeddingsCodec } from '../codecs/embeddings.js';
-import { responsesCodec } from '../codecs/responses/codec.js';
-import { ResponsesRequestSchema } from '../codecs/responses/schema.js';
+import { embeddingsCodec } from '../../wire/openai-embeddings/inbound.js';
+import { responsesCodec } from '../../wire/openai-responses/codec.js';
+import { ResponsesRequestSchema } from '../../wire/openai-responses/schema.js';
 import { errorResponses } from '../schemas/common.js';
 import { serveModelCall, type ModelCallOptions } from '../serve-model-call.js';
 import type { App } from '../types.js';

@@ -28,8 +28,6 @@ export function pageOf(query: { offset?: number | null; limit?: number }): { off
 
 export const Deleted = Type.Object({ deleted: Type.Literal(true) });
 
-export const IsoDateTime = Type.String({ format: 'date-time' });
-
 const errorResponse = (description: string) => ({ ...Type.Ref(ErrorEnvelope), description });
 
 /** Standard error responses for the OpenAPI document. */

@@ -1,0 +1,68 @@
+import type { AcceptedCall, CanonicalUsage } from '../../canonical/index.js';
+import type { GatewayError } from '../../errors/index.js';
+import type { Codec, EventWriter } from '../codec.js';
+import { decodeResponsesRequest } from './request.js';
+import { encodeResponse, type ResponseContext } from './response.js';
+import type { ResponsesRequestBody } from './schema.js';
+import { ResponsesStreamEncoder, type ResponsesStreamEvent } from './stream.js';
+import type { ResponseEcho } from './wire.js';
+
+function write(writer: EventWriter, events: readonly ResponsesStreamEvent[]): Promise<void> | undefined {
+  let drained: Promise<void> | undefined;
+  for (const event of events) drained = writer.event(event.type, JSON.stringify(event)) ?? drained;
+  return drained;
+}
+
+/**
+ * `POST /responses`, decoded to a chat. One codec per request: it keeps what the response
+ * object repeats of the request, and the stream's state (items, sequence numbers, usage).
+ */
+export function responsesCodec(): Codec<'chat', ResponsesRequestBody> {
+  const createdAt = Math.floor(Date.now() / 1000);
+  let echo: ResponseEcho | null = null;
+  let encoder: ResponsesStreamEncoder | null = null;
+  let usage: (CanonicalUsage & { cost?: number | null }) | null = null;
+  let failed = false;
+  const context = (id: string, model: string, provider: string | undefined): ResponseContext => {
+    const ctx: ResponseContext = { id, model, createdAt, echo: echo ?? decodeResponsesRequest({ input: '' }).echo };
+    if (provider !== undefined) ctx.provider = provider;
+    return ctx;
+  };
+  return {
+    apiType: 'responses',
+    decode(body) {
+      const decoded = decodeResponsesRequest(body);
+      echo = decoded.echo;
+      return { kind: 'chat', body: decoded.body };
+    },
+    answer(value) {
+      const first = value.choices[0];
+      return encodeResponse(
+        {
+          message: first?.message ?? { role: 'assistant', content: '', refusal: null },
+          finishReason: first?.finish_reason ?? null,
+          usage: value.usage,
+          cost: value.usage.cost ?? null,
+        },
+        context(value.id, value.model, value.provider),
+      );
+    },
+    chunk(writer, chunk) {
+      encoder ??= new ResponsesStreamEncoder(context(chunk.id, chunk.model, chunk.provider));
+      if (chunk.usage !== undefined) usage = chunk.usage;
+      return write(writer, encoder.chunk(chunk));
+    },
+    streamError(writer, error: GatewayError, at: { call: AcceptedCall; model: string }) {
+      failed = true;
+      encoder ??= new ResponsesStreamEncoder(context(at.call.generationId, at.model, undefined));
+      return write(writer, encoder.fail({ message: error.message, status: error.status }, usage));
+    },
+    endStream(writer) {
+      if (!failed && encoder !== null) {
+        const final = usage ?? { prompt_tokens: 0, completion_tokens: 0, total_tokens: 0 };
+        void write(writer, encoder.complete(final, usage?.cost ?? null));
+      }
+      writer.end('');
+    },
+  };
+}
