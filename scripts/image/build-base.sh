@@ -17,19 +17,24 @@ STORAGE=(--storage-driver vfs)
 npm_dir="$(dirname "$(readlink -f "$(command -v npm)")")/.."
 npm_dir="$(readlink -f "$npm_dir")"
 if [ "$(node -p 'process.versions.node.split(".").slice(0, 2).join(".")')" = "24.18" ]; then
-  node_bin="$(command -v node)"
-  node_prefix="$(node -p 'process.config.variables.node_prefix')"
+  node_bin="$(readlink -f "$(command -v node)")"
 else
-  node_prefix="$(bash "$(dirname "${BASH_SOURCE[0]}")/../node24.sh")"
-  node_bin="$node_prefix/bin/node"
+  node_bin="$(bash "$(dirname "${BASH_SOURCE[0]}")/../node24.sh")/bin/node"
 fi
+# The folder the binary was installed into (its include/node holds the matching headers); node's
+# own configure-time prefix is "/" for the npm registry's build, so it cannot be asked.
+node_prefix="$(dirname "$(dirname "$node_bin")")"
 "$node_bin" -p 'process.versions.node' | grep -q '^24\.18\.' || { echo "build-base: $node_bin is not Node.js 24.18" >&2; exit 1; }
 headers=""
 for dir in "$node_prefix/include/node" /usr/include/node /usr/local/include/node; do
-  if [ -f "$dir/node.h" ]; then headers="$dir"; break; fi
+  # Only the headers of this very major version: native addons built against others crash.
+  if [ -f "$dir/node.h" ] && grep -q '^#define NODE_MAJOR_VERSION 24$' "$dir/node_version.h" 2>/dev/null; then
+    headers="$dir"
+    break
+  fi
 done
 if [ -z "$headers" ]; then
-  echo "build-base: node's headers (node.h) not found; install them with node" >&2
+  echo "build-base: Node.js 24's headers (node.h) not found beside $node_bin" >&2
   exit 1
 fi
 
