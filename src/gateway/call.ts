@@ -20,6 +20,7 @@ import type {
 import type { KeyRecord } from '../domain/keys/types.js';
 import type { GatewayError } from '../errors/index.js';
 import type { TraceHeaders } from './call-tracer.js';
+import type { CallerInfo } from './caller.js';
 
 /** Per kind: the canonical request an adapter takes, its answer, and its stream events. */
 export interface KindTypes {
@@ -81,6 +82,8 @@ export interface CallInput<K extends CallKind> extends DecodedCall<K> {
   apiType: ApiType;
   /** The client's request headers, for its trace context (`traceparent`, `tracestate`). */
   traceHeaders?: TraceHeaders;
+  /** Who is calling (user agent, session, origin, headers a native pass-through forwards). */
+  caller?: CallerInfo;
   /** Fires when the client goes away: aborts the upstream request. */
   signal: AbortSignal;
   /** Called once the call is accepted: the sink for its answer (JSON or a stream, per `call.stream`). */

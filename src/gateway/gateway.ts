@@ -133,6 +133,8 @@ export class Gateway {
             signal,
             requestId: call.requestId,
             traceHeaders,
+            forwardHeaders: call.caller.forwardHeaders,
+            maxOutputTokens: c.endpoint.maxCompletionTokens,
           }),
         ),
       });

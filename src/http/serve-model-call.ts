@@ -1,6 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { CallKind } from '../canonical/index.js';
 import type { Gateway } from '../gateway/gateway.js';
+import { callerOf } from './caller.js';
 import { abortOnDisconnect } from './client-abort.js';
 import type { Codec } from './codecs/codec.js';
 import { JsonSink } from './sinks/json-sink.js';
@@ -28,6 +29,7 @@ export async function serveModelCall<K extends CallKind, Body>(
     key: request.principal,
     requestId: request.id,
     traceHeaders: request.headers,
+    caller: callerOf(request.headers, request.body),
     apiType: codec.apiType,
     signal: abortOnDisconnect(reply),
     open: (call) => (call.stream ? new SseSink(reply, codec, call, options) : new JsonSink(reply, codec, call)),

@@ -25,7 +25,7 @@ export class AnthropicAdapter implements ProviderAdapter {
     ctx: CallContext,
   ): Promise<UpstreamResponse> {
     const target = messagesTarget(endpoint, stream);
-    return postTo(this.http, endpoint, target, JSON.stringify(messagesBody(req, stream)), ctx);
+    return postTo(this.http, endpoint, target, JSON.stringify(messagesBody(req, stream, ctx.maxOutputTokens)), ctx);
   }
 
   async chat(

@@ -10,6 +10,7 @@ import { isRecord, str, type JsonRecord } from '../json.js';
 import type { CallContext, ProviderEndpointConfig } from '../types.js';
 import { postTo } from '../wire-target.js';
 import { messagesTarget } from './target.js';
+import { withForwardedHeaders } from './forward-headers.js';
 import { canonicalUsage, readUsage, ZERO_USAGE, type AnthropicUsageCounts } from './response.js';
 import { anthropicErrorStatus } from './stream.js';
 
@@ -39,7 +40,7 @@ async function post(
   body: JsonRecord,
   ctx: CallContext,
 ): Promise<UpstreamResponse> {
-  const target = messagesTarget(endpoint, body.stream === true);
+  const target = withForwardedHeaders(messagesTarget(endpoint, body.stream === true), ctx.forwardHeaders);
   return postTo(http, endpoint, target, JSON.stringify(body), ctx);
 }
 

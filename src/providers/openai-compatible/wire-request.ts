@@ -1,6 +1,7 @@
 import type { CanonicalChatRequest, CanonicalCompletionRequest } from '../../canonical/index.js';
 import { isRecord, type JsonRecord } from '../json.js';
 import type { ProviderEndpointConfig } from '../types.js';
+import { openAiChatBody } from './outbound-chat.js';
 import { cachedWireTarget, type WireTarget } from '../wire-target.js';
 
 /**
@@ -20,7 +21,10 @@ function baseBody(req: CanonicalChatRequest | CanonicalCompletionRequest, stream
   return body;
 }
 
-/** The upstream body: the client's fields untouched (extras first, typed fields over them). */
+/**
+ * The upstream body: the client's fields (extras first, typed fields over them), cut to what
+ * OpenAI's chat API accepts (outbound-chat.ts).
+ */
 export function chatBody(req: CanonicalChatRequest, stream: boolean): JsonRecord {
   const extra = req.extra;
   const body = baseBody(req, stream);
@@ -30,7 +34,7 @@ export function chatBody(req: CanonicalChatRequest, stream: boolean): JsonRecord
   } else {
     delete body.stream_options;
   }
-  return body;
+  return openAiChatBody(body);
 }
 
 export function completionBody(req: CanonicalCompletionRequest, stream: boolean): JsonRecord {
