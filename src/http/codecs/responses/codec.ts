@@ -7,6 +7,8 @@ import { decodeResponsesRequest } from './request.js';
 import { encodeResponse, type ResponseContext } from './response.js';
 import type { ResponsesRequestBody } from './schema.js';
 import { ResponsesStreamEncoder, type ResponsesStreamEvent } from './stream.js';
+import { restoreEvents, restoreItem } from './tool-calls-out.js';
+import type { ToolNames } from './tools.js';
 import type { ResponseEcho } from './wire.js';
 
 function write(writer: SseWriter, events: readonly ResponsesStreamEvent[]): Promise<void> | undefined {
@@ -25,6 +27,8 @@ export function responsesCodec(): Codec<'chat', ResponsesRequestBody> {
   let encoder: ResponsesStreamEncoder | null = null;
   let usage: (CanonicalUsage & { cost?: number | null }) | null = null;
   let failed = false;
+  let toolNames: ToolNames = new Map();
+  const customCalls = new Set<string>();
   const context = (id: string, model: string, provider: string | undefined): ResponseContext => {
     const ctx: ResponseContext = { id, model, createdAt, echo: echo ?? decodeResponsesRequest({ input: '' }).echo };
     if (provider !== undefined) ctx.provider = provider;
@@ -35,11 +39,12 @@ export function responsesCodec(): Codec<'chat', ResponsesRequestBody> {
     decode(body) {
       const decoded = decodeResponsesRequest(body);
       echo = decoded.echo;
+      toolNames = decoded.toolNames;
       return { kind: 'chat', body: decoded.body };
     },
     answer(value) {
       const first = value.choices[0];
-      return encodeResponse(
+      const response = encodeResponse(
         {
           message: first?.message ?? { role: 'assistant', content: '', refusal: null },
           finishReason: first?.finish_reason ?? null,
@@ -48,11 +53,13 @@ export function responsesCodec(): Codec<'chat', ResponsesRequestBody> {
         },
         context(value.id, value.model, value.provider),
       );
+      response.output = response.output.map((item) => restoreItem(item, toolNames));
+      return response;
     },
     chunk(writer, chunk) {
       encoder ??= new ResponsesStreamEncoder(context(chunk.id, chunk.model, chunk.provider));
       if (chunk.usage !== undefined) usage = chunk.usage;
-      return write(writer, encoder.chunk(chunk));
+      return write(writer, restoreEvents(encoder.chunk(chunk), toolNames, customCalls));
     },
     streamError(writer, error: GatewayError, at: { call: AcceptedCall; model: string }) {
       failed = true;
@@ -62,7 +69,7 @@ export function responsesCodec(): Codec<'chat', ResponsesRequestBody> {
     endStream(writer) {
       if (!failed && encoder !== null) {
         const final = usage ?? { prompt_tokens: 0, completion_tokens: 0, total_tokens: 0 };
-        void write(writer, encoder.complete(final, usage?.cost ?? null));
+        void write(writer, restoreEvents(encoder.complete(final, usage?.cost ?? null), toolNames, customCalls));
       }
       writer.end('');
     },

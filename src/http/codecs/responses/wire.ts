@@ -25,6 +25,18 @@ export interface FunctionCallItem {
   name: string;
   arguments: string;
   status: ItemStatus;
+  /** The namespace of a namespaced tool (its name is the tool's own within it). */
+  namespace?: string;
+}
+
+/** A call of a freeform (`custom`) tool: its raw `input`. */
+export interface CustomToolCallItem {
+  type: 'custom_tool_call';
+  id: string;
+  call_id: string;
+  name: string;
+  input: string;
+  namespace?: string;
 }
 
 export interface ReasoningItem {
@@ -35,7 +47,7 @@ export interface ReasoningItem {
   status?: ItemStatus;
 }
 
-export type OutputItem = OutputMessageItem | FunctionCallItem | ReasoningItem;
+export type OutputItem = OutputMessageItem | FunctionCallItem | CustomToolCallItem | ReasoningItem;
 
 export type ItemStatus = 'in_progress' | 'completed' | 'incomplete';
 
