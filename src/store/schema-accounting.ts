@@ -34,6 +34,10 @@ export interface GenerationsTable {
   /** JSON array of `{provider, model, status}`. */
   attempts: string;
   created_at: string;
+  /** Migration 014: who called. */
+  user_agent: string | null;
+  session_id: string | null;
+  origin: string | null;
 }
 
 /**

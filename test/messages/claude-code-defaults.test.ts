@@ -109,6 +109,33 @@ for (const dialect of dialects()) {
       });
     }
 
+    it('records who called: user agent, session and origin, in GET /generation and filtered /generations', async () => {
+      const res = await send(
+        { ...CLAUDE_CODE_BODY, model: 'anthropic/claude-test' },
+        { ...HEADERS, origin: 'https://ide.example' },
+      );
+      assert.equal(res.status, 200, res.text);
+      const id = (JSON.parse(res.text) as { id: string }).id;
+      await gw.server.running.services.meter.flush();
+      const auth = { authorization: `Bearer ${gw.apiKey}` };
+      const one = (await (await fetch(`${gw.server.api}/generation?id=${id}`, { headers: auth })).json()) as {
+        data: { user_agent: string; session_id: string; origin: string };
+      };
+      assert.equal(one.data.user_agent, HEADERS['user-agent']);
+      assert.equal(one.data.session_id, 'sess-cc-1');
+      assert.equal(one.data.origin, 'https://ide.example');
+      const list = async (query: string) =>
+        (
+          (await (await fetch(`${gw.server.api}/generations?${query}`, { headers: auth })).json()) as {
+            data: { id: string; session_id: string | null }[];
+          }
+        ).data.map((g) => g.id);
+      assert.ok((await list('session_id=sess-cc-1')).includes(id));
+      assert.ok((await list('user_agent=claude-cli')).includes(id));
+      assert.equal((await list('session_id=another')).includes(id), false);
+      assert.equal((await list('user_agent=codex')).includes(id), false);
+    });
+
     it('the strict Anthropic fake refuses context_management without its beta', async () => {
       const { 'anthropic-beta': _beta, ...noBeta } = HEADERS;
       const res = await send({ ...CLAUDE_CODE_BODY, model: 'anthropic/claude-test' }, noBeta);

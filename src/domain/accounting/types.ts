@@ -46,6 +46,12 @@ export interface GenerationRecord {
   attempts: GenerationAttempt[];
   /** ISO-8601. */
   createdAt: string;
+  /** Who called (absent on records written before they were kept): the client's User-Agent. */
+  userAgent?: string | null;
+  /** The client's session (Claude Code's session id, `x-session-id`, a Responses `prompt_cache_key`). */
+  sessionId?: string | null;
+  /** The `Origin` (else `HTTP-Referer`) the call came with. */
+  origin?: string | null;
 }
 
 export interface GenerationAttempt {

@@ -24,6 +24,10 @@ export interface GenerationFilter {
   status?: GenerationStatus;
   flagged?: boolean;
   workspaceId?: string;
+  sessionId?: string;
+  /** A prefix of the User-Agent. */
+  userAgent?: string;
+  origin?: string;
 }
 
 /** One UTC day × model × provider endpoint. */

@@ -48,6 +48,9 @@ function presentRow(g: GenerationRecord, keyName: string | null): Static<typeof 
     fallbacks: Math.max(0, g.attempts.length - 1),
     attempts: g.attempts.map((a) => ({ provider: a.provider, model: a.model, status: a.status })),
     flags: g.flags,
+    user_agent: g.userAgent ?? null,
+    session_id: g.sessionId ?? null,
+    origin: g.origin ?? null,
   };
 }
 
@@ -107,6 +110,9 @@ export function analyticsReadRoutes(app: App, services: Services): void {
         status: q.status,
         flagged: q.flagged,
         workspaceId: q.workspace_id,
+        sessionId: q.session_id,
+        userAgent: q.user_agent,
+        origin: q.origin,
       };
       const page = await analytics.generations(filter, q.cursor, q.limit ?? 50);
       return {

@@ -38,6 +38,10 @@ export const GenerationListQuery = Type.Object({
   status: Type.Optional(Status),
   flagged: Type.Optional(Type.Boolean()),
   workspace_id: Type.Optional(Id),
+  session_id: Type.Optional(Type.String({ minLength: 1, maxLength: 512 })),
+  /** Generations whose User-Agent starts with this (e.g. `claude-cli`, `codex`). */
+  user_agent: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
+  origin: Type.Optional(Type.String({ minLength: 1, maxLength: 512 })),
 });
 
 /** One row of the console's activity log: everything but prompt and completion text. */
@@ -64,6 +68,9 @@ export const GenerationRowObject = Type.Object({
     Type.Object({ provider: Type.String(), model: Type.String(), status: Nullable(Type.Integer()) }),
   ),
   flags: Type.Array(Type.String()),
+  user_agent: Nullable(Type.String()),
+  session_id: Nullable(Type.String()),
+  origin: Nullable(Type.String()),
 });
 export const GenerationPageObject = Type.Object({
   data: Type.Array(GenerationRowObject),

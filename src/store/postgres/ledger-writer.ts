@@ -36,6 +36,9 @@ const ARRAY_TYPE: Record<Column, 'text[]' | 'integer[]' | 'double precision[]'> 
   flags: 'text[]',
   attempts: 'text[]',
   created_at: 'text[]',
+  user_agent: 'text[]',
+  session_id: 'text[]',
+  origin: 'text[]',
 };
 
 const columnList = GENERATION_COLUMNS.map((c) => `"${c}"`).join(', ');

@@ -44,6 +44,9 @@ export function toRow(g: GenerationRecord): GenerationsTable {
     flags: JSON.stringify(g.flags),
     attempts: JSON.stringify(g.attempts),
     created_at: g.createdAt,
+    user_agent: g.userAgent ?? null,
+    session_id: g.sessionId ?? null,
+    origin: g.origin ?? null,
   };
 }
 
@@ -78,6 +81,9 @@ export const GENERATION_COLUMNS = [
   'flags',
   'attempts',
   'created_at',
+  'user_agent',
+  'session_id',
+  'origin',
 ] as const satisfies readonly (keyof GenerationsTable)[];
 
 /** A stored value of a `generations` column. */
@@ -138,6 +144,9 @@ export function toRecord(row: Selectable<GenerationsTable>): GenerationRecord {
     flags: parseList(row.flags, isString),
     attempts: parseList(row.attempts, isAttempt),
     createdAt: row.created_at,
+    userAgent: row.user_agent,
+    sessionId: row.session_id,
+    origin: row.origin,
   };
 }
 
