@@ -78,6 +78,7 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
       filtersFailOpen: config.filtersFailOpen,
       log,
       console: config.console,
+      responses: config.responses,
       tracer,
       upstreamLimits: { maxBodyBytes: config.upstreamMaxBodyBytes, maxEventBytes: config.upstreamMaxEventBytes },
     });

@@ -3,12 +3,15 @@ import type { CallKind } from '../canonical/index.js';
 import type { Gateway } from '../gateway/gateway.js';
 import { callerOf } from './caller.js';
 import { abortOnDisconnect } from './client-abort.js';
+import type { StoredResponsesDeps } from './routes/stored-responses.js';
 import type { Codec } from './codecs/codec.js';
 import { JsonSink } from './sinks/json-sink.js';
 import { SseSink, type StreamTiming } from './sinks/sse-sink.js';
 
 export interface ModelCallOptions extends StreamTiming {
   gateway: Gateway;
+  /** Stored Responses (`store`, `previous_response_id`, GET/DELETE /responses/{id}); absent: stateless. */
+  responses?: StoredResponsesDeps;
 }
 
 /**

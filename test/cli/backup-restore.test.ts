@@ -249,12 +249,15 @@ describe('switchyard backup and restore (SQLite, server running)', () => {
     assert.equal((await runCli(['backup', old], env)).code, 0);
     const db = new BetterSqlite3(old);
     // Undo the last migration, as a backup taken before it shipped would be.
-    db.exec(`DROP TABLE usage_rollups_daily;
-      DELETE FROM kysely_migration WHERE name = '010-daily-rollups';`);
+    db.exec(`DROP TABLE stored_responses;
+      ALTER TABLE generations DROP COLUMN user_agent;
+      ALTER TABLE generations DROP COLUMN session_id;
+      ALTER TABLE generations DROP COLUMN origin;
+      DELETE FROM kysely_migration WHERE name = '014-callers-and-stored-responses';`);
     db.close();
     const restored = await runCli(['restore', old, '--yes'], env);
     assert.equal(restored.code, 0, restored.err);
-    assert.match(restored.out, /applied migrations: 010-daily-rollups/);
+    assert.match(restored.out, /applied migrations: 014-callers-and-stored-responses/);
     assert.equal(
       (await chat(key.body.key, 'demo/echo')).status,
       200,

@@ -130,7 +130,8 @@ for (const dialect of dialects()) {
 
         const store = openStore(target.url, { checkpointWorker: false });
         try {
-          assert.deepEqual(await store.migrate(), ['010-daily-rollups']);
+          // 010 and the migrations after it (which do not touch the rollups).
+          assert.equal((await store.migrate())[0], '010-daily-rollups');
           assertSameSums(await dailyRollups(db), expected);
           const more = generation({
             keyHash: 'k1',

@@ -9,7 +9,7 @@ import type { ResponsesRequestBody } from './schema.js';
 import { ResponsesStreamEncoder, type ResponsesStreamEvent } from './stream.js';
 import { restoreEvents, restoreItem } from './tool-calls-out.js';
 import type { ToolNames } from './tools.js';
-import type { ResponseEcho } from './wire.js';
+import type { ResponseEcho, ResponseObject } from './wire.js';
 
 function write(writer: SseWriter, events: readonly ResponsesStreamEvent[]): Promise<void> | undefined {
   let drained: Promise<void> | undefined;
@@ -17,11 +17,20 @@ function write(writer: SseWriter, events: readonly ResponsesStreamEvent[]): Prom
   return drained;
 }
 
+/** What the route decided about keeping the response. */
+export interface ResponsesCodecOptions {
+  /** The response is kept: `onResponse` gets it once complete. */
+  store?: boolean;
+  /** Metadata entries the response adds (why it was not kept). */
+  note?: Record<string, string>;
+  onResponse?: (response: ResponseObject) => void;
+}
+
 /**
  * `POST /responses`, decoded to a chat. One codec per request: it keeps what the response
  * object repeats of the request, and the stream's state (items, sequence numbers, usage).
  */
-export function responsesCodec(): Codec<'chat', ResponsesRequestBody> {
+export function responsesCodec(options: ResponsesCodecOptions = {}): Codec<'chat', ResponsesRequestBody> {
   const createdAt = Math.floor(Date.now() / 1000);
   let echo: ResponseEcho | null = null;
   let encoder: ResponsesStreamEncoder | null = null;
@@ -31,6 +40,7 @@ export function responsesCodec(): Codec<'chat', ResponsesRequestBody> {
   const customCalls = new Set<string>();
   const context = (id: string, model: string, provider: string | undefined): ResponseContext => {
     const ctx: ResponseContext = { id, model, createdAt, echo: echo ?? decodeResponsesRequest({ input: '' }).echo };
+    if (options.store === true) ctx.store = true;
     if (provider !== undefined) ctx.provider = provider;
     return ctx;
   };
@@ -39,6 +49,7 @@ export function responsesCodec(): Codec<'chat', ResponsesRequestBody> {
     decode(body) {
       const decoded = decodeResponsesRequest(body);
       echo = decoded.echo;
+      if (options.note !== undefined) echo.metadata = { ...echo.metadata, ...options.note };
       toolNames = decoded.toolNames;
       return { kind: 'chat', body: decoded.body };
     },
@@ -54,6 +65,7 @@ export function responsesCodec(): Codec<'chat', ResponsesRequestBody> {
         context(value.id, value.model, value.provider),
       );
       response.output = response.output.map((item) => restoreItem(item, toolNames));
+      if (response.status !== 'failed') options.onResponse?.(response);
       return response;
     },
     chunk(writer, chunk) {
@@ -69,7 +81,10 @@ export function responsesCodec(): Codec<'chat', ResponsesRequestBody> {
     endStream(writer) {
       if (!failed && encoder !== null) {
         const final = usage ?? { prompt_tokens: 0, completion_tokens: 0, total_tokens: 0 };
-        void write(writer, restoreEvents(encoder.complete(final, usage?.cost ?? null), toolNames, customCalls));
+        const events = restoreEvents(encoder.complete(final, usage?.cost ?? null), toolNames, customCalls);
+        const last = events.at(-1)?.response as ResponseObject | undefined;
+        if (last !== undefined && last.status !== 'failed') options.onResponse?.(last);
+        void write(writer, events);
       }
       writer.end('');
     },

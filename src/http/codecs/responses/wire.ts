@@ -116,7 +116,8 @@ export interface ResponseObject extends ResponseEcho {
   incomplete_details: { reason: 'max_output_tokens' | 'content_filter' } | null;
   model: string;
   output: OutputItem[];
-  store: false;
+  /** Whether the response is kept (GET /responses/{id}, previous_response_id). */
+  store: boolean;
   background: false;
   truncation: 'disabled';
   usage?: ResponsesUsage;
