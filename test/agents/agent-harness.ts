@@ -23,8 +23,11 @@ export interface AgentHarness {
   close(): Promise<void>;
 }
 
-export async function startAgentHarness(dialect: TestDialect): Promise<AgentHarness> {
-  const gw = await startGateway({ dialect });
+export async function startAgentHarness(
+  dialect: TestDialect,
+  catalog?: (fakeUrl: string) => Record<string, unknown>,
+): Promise<AgentHarness> {
+  const gw = await startGateway(catalog === undefined ? { dialect } : { dialect, catalog });
   const token = gw.server.managementToken;
   const created = await call<{ key: string; data: { hash: string } }>(gw.server, 'POST', '/keys', {
     token,
