@@ -7,6 +7,7 @@ import { decodeResponsesRequest } from './request.js';
 import { encodeResponse, type ResponseContext } from './response.js';
 import type { ResponsesRequestBody } from './schema.js';
 import { ResponsesStreamEncoder, type ResponsesStreamEvent } from './stream.js';
+import { encodeReasoning, StreamedReasoning, withEncryptedReasoning } from './reasoning-state.js';
 import { restoreEvents, restoreItem } from './tool-calls-out.js';
 import type { ToolNames } from './tools.js';
 import type { ResponseEcho, ResponseObject } from './wire.js';
@@ -38,6 +39,7 @@ export function responsesCodec(options: ResponsesCodecOptions = {}): Codec<'chat
   let failed = false;
   let toolNames: ToolNames = new Map();
   const customCalls = new Set<string>();
+  const reasoning = new StreamedReasoning();
   const context = (id: string, model: string, provider: string | undefined): ResponseContext => {
     const ctx: ResponseContext = { id, model, createdAt, echo: echo ?? decodeResponsesRequest({ input: '' }).echo };
     if (options.store === true) ctx.store = true;
@@ -64,14 +66,18 @@ export function responsesCodec(options: ResponsesCodecOptions = {}): Codec<'chat
         },
         context(value.id, value.model, value.provider),
       );
-      response.output = response.output.map((item) => restoreItem(item, toolNames));
+      response.output = withEncryptedReasoning(
+        response.output.map((item) => restoreItem(item, toolNames)),
+        encodeReasoning(first?.message.reasoning_details ?? []),
+      );
       if (response.status !== 'failed') options.onResponse?.(response);
       return response;
     },
     chunk(writer, chunk) {
       encoder ??= new ResponsesStreamEncoder(context(chunk.id, chunk.model, chunk.provider));
       if (chunk.usage !== undefined) usage = chunk.usage;
-      return write(writer, restoreEvents(encoder.chunk(chunk), toolNames, customCalls));
+      reasoning.add(chunk.choices[0]?.delta);
+      return write(writer, reasoning.events(restoreEvents(encoder.chunk(chunk), toolNames, customCalls)));
     },
     streamError(writer, error: GatewayError, at: { call: AcceptedCall; model: string }) {
       failed = true;
@@ -81,7 +87,9 @@ export function responsesCodec(options: ResponsesCodecOptions = {}): Codec<'chat
     endStream(writer) {
       if (!failed && encoder !== null) {
         const final = usage ?? { prompt_tokens: 0, completion_tokens: 0, total_tokens: 0 };
-        const events = restoreEvents(encoder.complete(final, usage?.cost ?? null), toolNames, customCalls);
+        const events = reasoning.events(
+          restoreEvents(encoder.complete(final, usage?.cost ?? null), toolNames, customCalls),
+        );
         const last = events.at(-1)?.response as ResponseObject | undefined;
         if (last !== undefined && last.status !== 'failed') options.onResponse?.(last);
         void write(writer, events);

@@ -1,5 +1,6 @@
 import type { ChatMessage, ContentPart, TextPart, ToolCall } from '../../../canonical/index.js';
 import { errors } from '../../../errors/index.js';
+import { isReasoningOnly, reasoningTurn } from './reasoning-state.js';
 import { decodeResponsesTools, DROPPED_TOOLS_NOTE, flatToolName, type ToolNames } from './tools.js';
 import type { ResponseEcho, ResponsesTextFormat, ResponsesToolChoice } from './wire.js';
 
@@ -143,14 +144,18 @@ function decodeInput(input: unknown): ChatMessage[] {
   if (input.length === 0) bad('input', 'must not be empty');
   const out: ChatMessage[] = [];
   input.forEach((item: unknown, i) => decodeItem(item, `input[${i}]`, out));
-  return out;
+  // Reasoning no text or call followed: nothing to send back.
+  return out.filter((m) => !isReasoningOnly(m));
 }
 
 function decodeItem(item: unknown, field: string, out: ChatMessage[]): void {
   if (!isRecord(item)) bad(field, 'must be an object');
   const type = item.type ?? 'message';
   if (type === 'message') {
-    out.push(decodeMessage(item, field));
+    const message = decodeMessage(item, field);
+    const last = out[out.length - 1];
+    if (message.role === 'assistant' && last !== undefined && isReasoningOnly(last)) last.content = message.content;
+    else out.push(message);
   } else if (type === 'function_call' || type === 'custom_tool_call') {
     const namespace = typeof item.namespace === 'string' ? item.namespace : undefined;
     const call: ToolCall = {
@@ -181,7 +186,10 @@ function decodeItem(item: unknown, field: string, out: ChatMessage[]): void {
           : bad(`${field}.output`, 'must be a string or an array of content parts');
     out.push({ role: 'tool', tool_call_id: requiredString(item.call_id, `${field}.call_id`), content });
   } else if (type === 'reasoning') {
-    // A previous turn's reasoning: model-internal state that chat upstreams cannot take back.
+    // Signed reasoning Switchyard handed out starts the assistant turn again; other servers'
+    // (and plain summaries) are model-internal state a chat upstream cannot take back.
+    const turn = reasoningTurn(item.encrypted_content);
+    if (turn !== null) out.push(turn);
   } else if (type === 'item_reference') {
     bad(`${field}.type`, 'item references need stored responses; send the item itself');
   } else {

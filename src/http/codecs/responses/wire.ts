@@ -45,6 +45,8 @@ export interface ReasoningItem {
   summary: { type: 'summary_text'; text: string }[];
   content?: { type: 'reasoning_text'; text: string }[];
   status?: ItemStatus;
+  /** The upstream's signed reasoning, for the client to send back (reasoning-state.ts). */
+  encrypted_content?: string | null;
 }
 
 export type OutputItem = OutputMessageItem | FunctionCallItem | CustomToolCallItem | ReasoningItem;
