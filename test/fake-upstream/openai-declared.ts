@@ -95,6 +95,25 @@ export function openAiChatDeclaration(): OpenAiChatDeclaration {
   return cached;
 }
 
+let completionFields: ReadonlySet<string> | null = null;
+
+/** The top-level fields of OpenAI's legacy completions request (CompletionCreateParamsBase). */
+export function openAiCompletionFields(): ReadonlySet<string> {
+  if (completionFields !== null) return completionFields;
+  const require = createRequire(import.meta.url);
+  const compiled = require.resolve('openai/resources/completions');
+  const text = readFileSync(join(dirname(compiled), 'completions.d.ts'), 'utf8');
+  completionFields = members(interfaceBody(text, 'CompletionCreateParamsBase'));
+  return completionFields;
+}
+
+/** What OpenAI would refuse in this legacy completions body, as its 400 message; null when it accepts it. */
+export function completionRefusedByOpenAi(body: Record<string, unknown>): string | null {
+  const fields = openAiCompletionFields();
+  for (const key of Object.keys(body)) if (!fields.has(key)) return `Unrecognized request argument supplied: ${key}`;
+  return null;
+}
+
 /** What OpenAI would refuse in this chat body, as its 400 message; null when it accepts it. */
 export function refusedByOpenAi(body: Record<string, unknown>): string | null {
   const d = openAiChatDeclaration();

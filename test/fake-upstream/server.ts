@@ -11,7 +11,7 @@ import {
 import { embeddingsJson } from './embeddings-wire.js';
 import { refusedWithoutBeta } from './anthropic-betas.js';
 import { answerFault } from './faults.js';
-import { refusedByOpenAi } from './openai-declared.js';
+import { completionRefusedByOpenAi, refusedByOpenAi } from './openai-declared.js';
 import { NORMAL, parseBehaviour, type FakeBehaviour } from './behaviour.js';
 import type { Json } from './json.js';
 import {
@@ -143,7 +143,9 @@ export async function startFakeUpstream(): Promise<FakeUpstream> {
     const refused =
       wire === 'openai-chat'
         ? refusedByOpenAi(body)
-        : wire === 'anthropic'
+        : wire === 'openai-completions'
+          ? completionRefusedByOpenAi(body)
+          : wire === 'anthropic'
           ? refusedWithoutBeta(body, req.headers)
           : null;
     if (refused !== null) {

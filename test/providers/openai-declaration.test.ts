@@ -5,11 +5,12 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import {
   OPENAI_CHAT_FIELDS,
+  OPENAI_COMPLETION_FIELDS,
   OPENAI_MESSAGE_SHAPES,
   OPENAI_PART_FIELDS,
 } from '../../src/providers/openai-compatible/chat-declaration.js';
 import { chatBody } from '../../src/providers/openai-compatible/wire-request.js';
-import { openAiChatDeclaration, refusedByOpenAi } from '../fake-upstream/openai-declared.js';
+import { openAiChatDeclaration, openAiCompletionFields, refusedByOpenAi } from '../fake-upstream/openai-declared.js';
 
 const sorted = (values: Iterable<string>) => [...values].sort();
 
@@ -18,6 +19,10 @@ describe('OpenAI chat declaration', () => {
 
   it('lists exactly the top-level fields of ChatCompletionCreateParams', () => {
     assert.deepEqual(sorted(OPENAI_CHAT_FIELDS), sorted(declared.fields));
+  });
+
+  it('lists exactly the top-level fields of CompletionCreateParams (legacy completions)', () => {
+    assert.deepEqual(sorted(OPENAI_COMPLETION_FIELDS), sorted(openAiCompletionFields()));
   });
 
   it('lists each role’s message fields and content-part types, and each part’s fields', () => {

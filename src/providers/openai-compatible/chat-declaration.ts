@@ -55,6 +55,28 @@ const PASS_THROUGH_FIELDS = [
 export const OPENAI_CHAT_FIELDS: readonly string[] = [...SCHEMA_FIELDS, ...PASS_THROUGH_FIELDS];
 export type OpenAiChatField = (typeof SCHEMA_FIELDS)[number] | (typeof PASS_THROUGH_FIELDS)[number];
 
+/** Top-level fields of OpenAI's legacy completions request (CompletionCreateParams). */
+export const OPENAI_COMPLETION_FIELDS: readonly string[] = [
+  'model',
+  'prompt',
+  'best_of',
+  'echo',
+  'frequency_penalty',
+  'logit_bias',
+  'logprobs',
+  'max_tokens',
+  'n',
+  'presence_penalty',
+  'seed',
+  'stop',
+  'stream',
+  'stream_options',
+  'suffix',
+  'temperature',
+  'top_p',
+  'user',
+];
+
 /** Per role: the message's fields and the content-part types its `content` array may hold. */
 export const OPENAI_MESSAGE_SHAPES: Readonly<Record<string, { fields: readonly string[]; parts: readonly string[] }>> = {
   system: { fields: ['role', 'content', 'name'], parts: ['text'] },

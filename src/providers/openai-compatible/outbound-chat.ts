@@ -1,6 +1,7 @@
 import { isRecord, type JsonRecord } from '../json.js';
 import {
   OPENAI_CHAT_FIELDS,
+  OPENAI_COMPLETION_FIELDS,
   OPENAI_EFFORTS,
   OPENAI_MESSAGE_SHAPES,
   OPENAI_PART_FIELDS,
@@ -87,5 +88,15 @@ export function openAiChatBody(body: JsonRecord): JsonRecord {
       delete out.parallel_tool_calls;
     }
   }
+  return out;
+}
+
+const COMPLETION_ALLOWED: ReadonlySet<string> = new Set(OPENAI_COMPLETION_FIELDS);
+
+/** A legacy completions body cut to the fields OpenAI's completions API accepts. */
+export function openAiCompletionBody(body: JsonRecord): JsonRecord {
+  const out: JsonRecord = {};
+  for (const [key, value] of Object.entries(body))
+    if (COMPLETION_ALLOWED.has(key) && value !== undefined) out[key] = value;
   return out;
 }

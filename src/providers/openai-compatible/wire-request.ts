@@ -1,7 +1,7 @@
 import type { CanonicalChatRequest, CanonicalCompletionRequest } from '../../canonical/index.js';
 import { isRecord, type JsonRecord } from '../json.js';
 import type { ProviderEndpointConfig } from '../types.js';
-import { openAiChatBody } from './outbound-chat.js';
+import { openAiChatBody, openAiCompletionBody } from './outbound-chat.js';
 import { cachedWireTarget, type WireTarget } from '../wire-target.js';
 
 /**
@@ -41,7 +41,7 @@ export function completionBody(req: CanonicalCompletionRequest, stream: boolean)
   const body = baseBody(req, stream);
   if (stream) body.stream_options = { include_usage: true };
   else delete body.stream_options;
-  return body;
+  return openAiCompletionBody(body);
 }
 
 export function requestHeaders(endpoint: ProviderEndpointConfig, stream: boolean): Record<string, string> {
