@@ -64,8 +64,13 @@ describe('Codex CLI through Switchyard', { skip }, () => {
         h.env({ CODEX_HOME: home, SWITCHYARD_API_KEY: h.key, RUST_LOG: 'error' }),
         h.dir,
       );
-      const calls = h.gw.fake.requests.filter((r) => r.path === (model.startsWith('openai') ? '/v1/chat/completions' : '/v1/messages'));
-      assert.ok(calls.length >= 2, `a tool call, then the answer: ${calls.length} upstream calls\n${res.err.slice(-2000)}`);
+      const calls = h.gw.fake.requests.filter(
+        (r) => r.path === (model.startsWith('openai') ? '/v1/chat/completions' : '/v1/messages'),
+      );
+      assert.ok(
+        calls.length >= 2,
+        `a tool call, then the answer: ${calls.length} upstream calls\n${res.err.slice(-2000)}`,
+      );
       assert.equal(res.code, 0, res.err.slice(-2000));
       assert.match(res.out, new RegExp(FAKE_TEXT.slice(0, 10)));
       const text = h.upstreamText();

@@ -28,7 +28,9 @@ export function ensureAgent(name: AgentName): { bin: string } | { skip: string }
     { encoding: 'utf8', timeout: 300_000 },
   );
   if (res.status !== 0 || !existsSync(bin))
-    return { skip: `${agent.pkg} could not be installed from npm: ${(res.stderr || res.error?.message || '').slice(0, 300)}` };
+    return {
+      skip: `${agent.pkg} could not be installed from npm: ${(res.stderr || res.error?.message || '').slice(0, 300)}`,
+    };
   return { bin };
 }
 

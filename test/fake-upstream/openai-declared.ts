@@ -117,8 +117,7 @@ export function completionRefusedByOpenAi(body: Record<string, unknown>): string
 /** What OpenAI would refuse in this chat body, as its 400 message; null when it accepts it. */
 export function refusedByOpenAi(body: Record<string, unknown>): string | null {
   const d = openAiChatDeclaration();
-  for (const key of Object.keys(body))
-    if (!d.fields.has(key)) return `Unrecognized request argument supplied: ${key}`;
+  for (const key of Object.keys(body)) if (!d.fields.has(key)) return `Unrecognized request argument supplied: ${key}`;
   const messages = Array.isArray(body.messages) ? (body.messages as unknown[]) : [];
   for (const [i, raw] of messages.entries()) {
     if (typeof raw !== 'object' || raw === null) return `Invalid type for 'messages[${i}]'`;
@@ -126,7 +125,8 @@ export function refusedByOpenAi(body: Record<string, unknown>): string | null {
     const role = d.roles.get(String(message.role));
     if (role === undefined) return `Invalid value: '${String(message.role)}' at messages[${i}].role`;
     for (const key of Object.keys(message))
-      if (!role.fields.has(key)) return `Additional properties are not allowed ('${key}' was unexpected) - 'messages.${i}'`;
+      if (!role.fields.has(key))
+        return `Additional properties are not allowed ('${key}' was unexpected) - 'messages.${i}'`;
     if (!Array.isArray(message.content)) continue;
     for (const [j, part] of (message.content as unknown[]).entries()) {
       const p = (typeof part === 'object' && part !== null ? part : {}) as Record<string, unknown>;

@@ -146,8 +146,8 @@ export async function startFakeUpstream(): Promise<FakeUpstream> {
         : wire === 'openai-completions'
           ? completionRefusedByOpenAi(body)
           : wire === 'anthropic'
-          ? refusedWithoutBeta(body, req.headers)
-          : null;
+            ? refusedWithoutBeta(body, req.headers)
+            : null;
     if (refused !== null) {
       const error = { message: refused, type: 'invalid_request_error', param: null, code: null };
       sendJson(res, 400, wire === 'anthropic' ? { type: 'error', error } : { error });

@@ -83,7 +83,10 @@ describe('POST /responses as Codex sends it', () => {
       type: 'function',
       function: { name: 'multi_agent_v1__spawn_agent', arguments: '{}' },
     });
-    assert.deepEqual(((messages[4]?.tool_calls as Json[])[0]?.function as Json).arguments, '{"input":"*** Begin Patch"}');
+    assert.deepEqual(
+      ((messages[4]?.tool_calls as Json[])[0]?.function as Json).arguments,
+      '{"input":"*** Begin Patch"}',
+    );
     const response = JSON.parse(res.text) as { output: Json[]; metadata: Record<string, string> | null };
     assert.equal(response.metadata?.switchyard_dropped_tools, 'web_search');
     const call = response.output.find((i) => i.type === 'function_call');

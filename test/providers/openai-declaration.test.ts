@@ -32,7 +32,8 @@ describe('OpenAI chat declaration', () => {
       assert.deepEqual(sorted(OPENAI_MESSAGE_SHAPES[role]?.parts ?? []), sorted(shape.parts), role);
     }
     assert.deepEqual(sorted(Object.keys(OPENAI_PART_FIELDS)), sorted(declared.parts.keys()));
-    for (const [type, fields] of declared.parts) assert.deepEqual(sorted(OPENAI_PART_FIELDS[type] ?? []), sorted(fields));
+    for (const [type, fields] of declared.parts)
+      assert.deepEqual(sorted(OPENAI_PART_FIELDS[type] ?? []), sorted(fields));
   });
 
   it('a translated Claude Code request leaves nothing OpenAI refuses', () => {
@@ -76,7 +77,10 @@ describe('OpenAI chat declaration', () => {
   it('the strict fake refuses what OpenAI refuses', () => {
     assert.match(refusedByOpenAi({ model: 'm', messages: [], reasoning: {} }) ?? '', /Unrecognized.*reasoning/);
     assert.match(
-      refusedByOpenAi({ model: 'm', messages: [{ role: 'user', content: [{ type: 'text', text: 'x', cache_control: {} }] }] }) ?? '',
+      refusedByOpenAi({
+        model: 'm',
+        messages: [{ role: 'user', content: [{ type: 'text', text: 'x', cache_control: {} }] }],
+      }) ?? '',
       /cache_control/,
     );
     assert.match(

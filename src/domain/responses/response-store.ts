@@ -68,7 +68,8 @@ export class ResponseStore {
   async resolveInput(body: Json, scope: ResponseScope): Promise<unknown[] | null> {
     const previousId = body.previous_response_id;
     const input = body.input;
-    const items: unknown[] = typeof input === 'string' ? [{ role: 'user', content: input }] : Array.isArray(input) ? input : [];
+    const items: unknown[] =
+      typeof input === 'string' ? [{ role: 'user', content: input }] : Array.isArray(input) ? input : [];
     const hasReference = items.some((i) => isRecord(i) && i.type === 'item_reference');
     if ((typeof previousId !== 'string' || previousId === '') && !hasReference) return null;
     const out: unknown[] = [];
@@ -154,5 +155,14 @@ export class ResponseStore {
 }
 
 function emptyResponse(): StoredResponse {
-  return { id: '', workspaceId: '', keyHash: '', inputItems: [], outputItems: [], response: {}, createdAt: '', expiresAt: '' };
+  return {
+    id: '',
+    workspaceId: '',
+    keyHash: '',
+    inputItems: [],
+    outputItems: [],
+    response: {},
+    createdAt: '',
+    expiresAt: '',
+  };
 }

@@ -84,7 +84,9 @@ export function storedResponseRoutes(app: App, deps: StoredResponsesDeps): void 
     handler: async (request) => {
       const found = await deps.store.find(request.params.id, scopeOf(request.principal));
       if (found === null) throw errors.notFound(`Response with id '${request.params.id}' not found.`);
-      const ids = found.inputItems.map((i) => (typeof i === 'object' && i !== null ? (i as { id?: unknown }).id : null));
+      const ids = found.inputItems.map((i) =>
+        typeof i === 'object' && i !== null ? (i as { id?: unknown }).id : null,
+      );
       const first = ids.find((i) => typeof i === 'string') ?? null;
       const last = ids.findLast((i) => typeof i === 'string') ?? null;
       return { object: 'list', data: found.inputItems, first_id: first, last_id: last, has_more: false };

@@ -78,16 +78,17 @@ export const OPENAI_COMPLETION_FIELDS: readonly string[] = [
 ];
 
 /** Per role: the message's fields and the content-part types its `content` array may hold. */
-export const OPENAI_MESSAGE_SHAPES: Readonly<Record<string, { fields: readonly string[]; parts: readonly string[] }>> = {
-  system: { fields: ['role', 'content', 'name'], parts: ['text'] },
-  developer: { fields: ['role', 'content', 'name'], parts: ['text'] },
-  user: { fields: ['role', 'content', 'name'], parts: ['text', 'image_url', 'input_audio', 'file'] },
-  assistant: {
-    fields: ['role', 'content', 'name', 'refusal', 'tool_calls', 'function_call', 'audio'],
-    parts: ['text', 'refusal'],
-  },
-  tool: { fields: ['role', 'content', 'tool_call_id'], parts: ['text'] },
-};
+export const OPENAI_MESSAGE_SHAPES: Readonly<Record<string, { fields: readonly string[]; parts: readonly string[] }>> =
+  {
+    system: { fields: ['role', 'content', 'name'], parts: ['text'] },
+    developer: { fields: ['role', 'content', 'name'], parts: ['text'] },
+    user: { fields: ['role', 'content', 'name'], parts: ['text', 'image_url', 'input_audio', 'file'] },
+    assistant: {
+      fields: ['role', 'content', 'name', 'refusal', 'tool_calls', 'function_call', 'audio'],
+      parts: ['text', 'refusal'],
+    },
+    tool: { fields: ['role', 'content', 'tool_call_id'], parts: ['text'] },
+  };
 
 /** Per content-part type: its fields. */
 export const OPENAI_PART_FIELDS: Readonly<Record<string, readonly string[]>> = {

@@ -117,7 +117,10 @@ describe('Responses codec: request', () => {
     assert.equal(prev.field, 'previous_response_id');
     assert.match(prev.message, /send the whole conversation/);
     assert.equal(refusal({ model: 'm', input: 'x', conversation: 'conv_1' }).field, 'conversation');
-    assert.equal(refusal({ model: 'm', input: 'x', tools: [{ type: 'namespace', name: 'n' }] }).field, 'tools[0].tools');
+    assert.equal(
+      refusal({ model: 'm', input: 'x', tools: [{ type: 'namespace', name: 'n' }] }).field,
+      'tools[0].tools',
+    );
     assert.equal(refusal({ model: 'm', input: 'x', tools: [{ type: 'custom' }] }).field, 'tools[0].name');
     assert.equal(refusal({ model: 'm', input: [{ type: 'item_reference', id: 'x' }] }).field, 'input[0].type');
     assert.equal(

@@ -24,7 +24,8 @@ export function decodeReasoning(value: unknown): ReasoningDetail[] | null {
     const parsed: unknown = JSON.parse(Buffer.from(value.slice(PREFIX.length), 'base64url').toString('utf8'));
     if (!Array.isArray(parsed)) return null;
     return parsed.filter(
-      (d): d is ReasoningDetail => typeof d === 'object' && d !== null && typeof (d as { type?: unknown }).type === 'string',
+      (d): d is ReasoningDetail =>
+        typeof d === 'object' && d !== null && typeof (d as { type?: unknown }).type === 'string',
     );
   } catch {
     return null;

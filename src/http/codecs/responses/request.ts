@@ -262,7 +262,10 @@ function decodeToolChoice(choice: unknown): ResponsesToolChoice {
   if (choice === undefined || choice === null) return 'auto';
   if (choice === 'none' || choice === 'auto' || choice === 'required') return choice;
   if (isRecord(choice) && (choice.type === 'function' || choice.type === 'custom') && typeof choice.name === 'string')
-    return { type: 'function', name: flatToolName(choice.name, typeof choice.namespace === 'string' ? choice.namespace : undefined) };
+    return {
+      type: 'function',
+      name: flatToolName(choice.name, typeof choice.namespace === 'string' ? choice.namespace : undefined),
+    };
   // Hosted tools and allowed-tool lists have no chat meaning: the model chooses.
   if (isRecord(choice) && typeof choice.type === 'string') return 'auto';
   return bad('tool_choice', 'must be none, auto, required or {"type":"function","name":…}');

@@ -13,7 +13,7 @@ function customInput(args: string): string {
   try {
     const parsed: unknown = JSON.parse(args);
     if (typeof parsed === 'object' && parsed !== null && 'input' in parsed) {
-      const input = (parsed as { input: unknown }).input;
+      const input = parsed.input;
       return typeof input === 'string' ? input : JSON.stringify(input);
     }
   } catch {
@@ -63,7 +63,13 @@ export function restoreEvents(
     if (!custom.has(itemId)) return event;
     // A freeform call's input arrives whole at its end: the deltas carry nothing before it.
     if (event.type === 'response.function_call_arguments.delta')
-      return { type: 'response.custom_tool_call_input.delta', sequence_number: event.sequence_number, item_id: itemId, output_index: event.output_index, delta: '' };
+      return {
+        type: 'response.custom_tool_call_input.delta',
+        sequence_number: event.sequence_number,
+        item_id: itemId,
+        output_index: event.output_index,
+        delta: '',
+      };
     if (event.type === 'response.function_call_arguments.done')
       return {
         type: 'response.custom_tool_call_input.done',

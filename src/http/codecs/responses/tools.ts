@@ -65,7 +65,8 @@ function customDescription(tool: Json): string {
   const format = isRecord(tool.format) ? tool.format : null;
   if (format === null || format.type === 'text') return base;
   // A grammar-constrained tool: the grammar goes to the model as part of the description.
-  const definition = typeof format.definition === 'string' ? `\n\nInput grammar (${String(format.syntax)}):\n${format.definition}` : '';
+  const definition =
+    typeof format.definition === 'string' ? `\n\nInput grammar (${String(format.syntax)}):\n${format.definition}` : '';
   return base + definition;
 }
 
@@ -75,7 +76,12 @@ interface Sink {
   dropped: string[];
 }
 
-function addTool(tool: unknown, field: string, namespace: string | undefined, sink: Sink): ResponsesFunctionTool | null {
+function addTool(
+  tool: unknown,
+  field: string,
+  namespace: string | undefined,
+  sink: Sink,
+): ResponsesFunctionTool | null {
   if (!isRecord(tool)) bad(field, 'must be an object');
   if (tool.type === 'namespace' && namespace === undefined) {
     const ns = typeof tool.name === 'string' ? tool.name : bad(`${field}.name`, 'must be a string');
