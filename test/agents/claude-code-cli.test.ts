@@ -2,11 +2,10 @@
 // Switchyard natively (Anthropic upstream) and translated (OpenAI-compatible upstream): the fake
 // asks for a tool call, then finishes; the loop completes and the redaction guardrail holds.
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import { after, before, describe, it } from 'node:test';
 import { FAKE_TEXT } from '../fake-upstream/index.js';
 import { testCatalog } from '../support/gateway.js';
-import { startAgentHarness, SECRET_EMAIL, type AgentHarness } from './agent-harness.js';
+import { runAgent as run, startAgentHarness, SECRET_EMAIL, type AgentHarness } from './agent-harness.js';
 import { ensureAgent } from './install-agents.js';
 
 const major = Number(process.versions.node.split('.')[0]);
@@ -40,21 +39,6 @@ const catalogFor = (slug: string) => (url: string) => {
   for (const model of catalog.models) if (model.slug === slug) model.aliases = CLAUDE_CODE_MODELS;
   return catalog;
 };
-
-function run(bin: string, args: string[], env: NodeJS.ProcessEnv, cwd: string) {
-  return new Promise<{ code: number | null; out: string; err: string }>((resolve) => {
-    const child = spawn(bin, args, { env, cwd, stdio: ['ignore', 'pipe', 'pipe'] });
-    let out = '';
-    let err = '';
-    child.stdout.on('data', (d: Buffer) => (out += d.toString()));
-    child.stderr.on('data', (d: Buffer) => (err += d.toString()));
-    const timer = setTimeout(() => child.kill('SIGKILL'), 120_000);
-    child.on('close', (code) => {
-      clearTimeout(timer);
-      resolve({ code, out, err });
-    });
-  });
-}
 
 for (const [slug, path] of [
   ['anthropic/claude-test', '/v1/messages'],

@@ -2,12 +2,11 @@
 // flags, driven through Switchyard to both upstream formats: the fake upstream asks for a tool
 // call, then finishes; the loop completes and the redaction guardrail holds on every request.
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { FAKE_TEXT } from '../fake-upstream/index.js';
-import { startAgentHarness, SECRET_EMAIL, type AgentHarness } from './agent-harness.js';
+import { runAgent as run, startAgentHarness, SECRET_EMAIL, type AgentHarness } from './agent-harness.js';
 import { ensureAgent } from './install-agents.js';
 
 const agent = ensureAgent('codex');
@@ -26,21 +25,6 @@ function codexConfig(api: string, model: string): string {
     'env_key = "SWITCHYARD_API_KEY"',
     '',
   ].join('\n');
-}
-
-function run(bin: string, args: string[], env: NodeJS.ProcessEnv, cwd: string) {
-  return new Promise<{ code: number | null; out: string; err: string }>((resolve) => {
-    const child = spawn(bin, args, { env, cwd, stdio: ['ignore', 'pipe', 'pipe'] });
-    let out = '';
-    let err = '';
-    child.stdout.on('data', (d: Buffer) => (out += d.toString()));
-    child.stderr.on('data', (d: Buffer) => (err += d.toString()));
-    const timer = setTimeout(() => child.kill('SIGKILL'), 120_000);
-    child.on('close', (code) => {
-      clearTimeout(timer);
-      resolve({ code, out, err });
-    });
-  });
 }
 
 describe('Codex CLI through Switchyard', { skip }, () => {
