@@ -60,6 +60,7 @@ export function hourlyMonthReads(db: Kysely<Database>, repo: AnalyticsRepository
           eb.fn.sum<number>('cost_usd').as('spend'),
           eb.fn.sum<number>('requests').as('requests'),
           eb.fn.sum<number>('errors').as('errors'),
+          eb.fn.sum<number>('refused').as('refused'),
         ])
         .where('hour', '>=', query.from)
         .where('hour', '<', query.to)
@@ -71,6 +72,7 @@ export function hourlyMonthReads(db: Kysely<Database>, repo: AnalyticsRepository
         spendUsd: num(r.spend),
         requests: num(r.requests),
         errors: num(r.errors),
+        refused: num(r.refused),
       }));
     },
   };

@@ -37,6 +37,7 @@ import { AuditRecordObject } from './http/schemas/audit.js';
 import { CALL_LOG_MSG, callLogLine } from './observability/call-log.js';
 import { asyncStdout, type BatchedLogDestination } from './observability/log-destination.js';
 import { RequestLogController } from './http/request-log.js';
+import { recordRefusedCall } from './http/refused-calls.js';
 import type { App } from './http/types.js';
 import type { Services } from './services.js';
 
@@ -142,7 +143,9 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     });
   }
   services.callLog.write = (generation) => app.log.info({ call: callLogLine(generation) }, CALL_LOG_MSG);
-  installErrorHandling(app, options.bodyLimitBytes);
+  installErrorHandling(app, options.bodyLimitBytes, (request, reply, error) =>
+    recordRefusedCall(services.refusals, request, reply, error),
+  );
   installJsonBodyParser(app);
 
   for (const schema of [

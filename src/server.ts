@@ -11,6 +11,7 @@ import type { ChangeFeed } from './domain/common/changes.js';
 import { loadCatalog } from './catalog/index.js';
 import { loadTokenizer } from './canonical/index.js';
 import { openLedgerJournal } from './store/ledger-journal/open.js';
+import { startRetention } from './retention.js';
 
 /** What a background failure logs: the message and code, never a query's parameters. */
 function errorSummary(err: unknown): { message: string; code?: string } {
@@ -80,6 +81,7 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
       console: config.console,
       responses: config.responses,
       tracer,
+      refusalsPerKeyPerMinute: config.refusalsPerKeyPerMinute,
       upstreamLimits: { maxBodyBytes: config.upstreamMaxBodyBytes, maxEventBytes: config.upstreamMaxEventBytes },
     });
     await changeFeed.start();
@@ -114,6 +116,7 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
     let closing: Promise<void> | null = null;
     const running = services;
     const feed = changeFeed;
+    const pruner = startRetention({ config: config.retention, store, clock: running.clock, log });
     return {
       app,
       services: running,
@@ -121,6 +124,7 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
       close: () => {
         closing ??= (async () => {
           await app.close();
+          await pruner.stop();
           await running.close();
           await feed.close();
           await store.close();

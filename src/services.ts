@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { CatalogHolder, CatalogReloader, type Catalog, type Env } from './catalog/index.js';
 import type { Clock } from './domain/common/clock.js';
 import { createMeter } from './domain/accounting/meter.js';
+import { RefusalRecorder } from './domain/accounting/refusal-recorder.js';
 import { AuditLog } from './domain/audit/service.js';
 import type { Meter } from './domain/accounting/types.js';
 import { GuardrailService } from './domain/guardrails/service.js';
@@ -57,6 +58,8 @@ export interface Services {
   policy: CallPolicyCache;
   usage: KeyUsageReader;
   meter: Meter;
+  /** Refused model calls become generation records, bounded per key (docs/metering.md). */
+  refusals: RefusalRecorder;
   providers: ProviderRegistry;
   gateway: Gateway;
   metrics: Metrics;
@@ -104,6 +107,8 @@ export interface ServiceOptions {
   tracer?: CallTracer;
   /** Stored Responses: retention and the largest kept (defaults: 30 days, 8 MiB). */
   responses?: { retentionMs: number; maxBytes: number };
+  /** Refusals recorded as a row each per key and minute; the rest are summed (default 60). */
+  refusalsPerKeyPerMinute?: number;
 }
 
 export function createServices(options: ServiceOptions): Services {
@@ -141,6 +146,7 @@ export function createServices(options: ServiceOptions): Services {
     maxBytes: options.responses?.maxBytes ?? 8 * 1024 * 1024,
   });
   responses.start();
+  const refusals = new RefusalRecorder({ meter, clock, perKeyPerMinute: options.refusalsPerKeyPerMinute ?? 60 });
   // After a restore the feed's other topics reload keys, policies and presets; the meter's budget
   // leases are the one thing derived from the old content that no topic covers.
   const restores = new RestoreWatcher({
@@ -242,6 +248,7 @@ export function createServices(options: ServiceOptions): Services {
     presets,
     usage: meter.usageReader,
     meter,
+    refusals,
     providers,
     health,
     gateway: new Gateway({
@@ -292,6 +299,7 @@ export function createServices(options: ServiceOptions): Services {
     close: async () => {
       await responses.close();
       await rates.close();
+      refusals.close();
       await meter.close();
       await providers.close();
       await options.tracer?.shutdown();

@@ -1,4 +1,5 @@
 import { ConsoleConfigError, loadConsoleConfig, type ConsoleConfig } from './console-env.js';
+import { loadRetentionConfig, RetentionConfigError, type RetentionConfig } from './retention-env.js';
 /**
  * The process environment, read once at start and passed down (never read elsewhere).
  * Names are the product's contract (README, Configuration): never rename one.
@@ -49,6 +50,10 @@ export interface ServerConfig {
   tracing: TracingConfig | null;
   /** Stored Responses (`store: true`): how long one is kept, and the largest kept (bytes). */
   responses: { retentionMs: number; maxBytes: number };
+  /** Refused calls recorded as a row each per key and minute; the rest are summed (docs/metering.md). */
+  refusalsPerKeyPerMinute: number;
+  /** Pruning of old generations and rollups (docs/deploy.md); off by default. */
+  retention: RetentionConfig;
 }
 
 export interface TracingConfig {
@@ -100,6 +105,14 @@ function consoleConfig(env: NodeJS.ProcessEnv): ConsoleConfig {
     return loadConsoleConfig(env);
   } catch (error) {
     throw error instanceof ConsoleConfigError ? new ConfigError(error.message) : error;
+  }
+}
+
+function retentionConfig(env: NodeJS.ProcessEnv): RetentionConfig {
+  try {
+    return loadRetentionConfig(env);
+  } catch (error) {
+    throw error instanceof RetentionConfigError ? new ConfigError(error.message) : error;
   }
 }
 
@@ -217,6 +230,8 @@ export function loadServerConfig(env: NodeJS.ProcessEnv): ServerConfig {
       retentionMs: integer(env, 'SWITCHYARD_RESPONSES_RETENTION_DAYS', 30, 0, 3650) * 86_400_000,
       maxBytes: integer(env, 'SWITCHYARD_RESPONSES_MAX_BYTES', 8 * MIB, 1024, 256 * MIB),
     },
+    refusalsPerKeyPerMinute: integer(env, 'SWITCHYARD_REFUSALS_PER_KEY_PER_MINUTE', 60, 0, 1_000_000),
+    retention: retentionConfig(env),
   };
 }
 

@@ -38,6 +38,14 @@ export interface GenerationsTable {
   user_agent: string | null;
   session_id: string | null;
   origin: string | null;
+  /** A refused call (migration 013): the HTTP status it got; null for a call that was accepted. */
+  refusal_status: number | null;
+  /** The error code of the refusal (`payment_required`, `permission_denied`, …). */
+  refusal_code: string | null;
+  /** JSON object: the refusal's message and which rule, guardrail or budget refused it (never the prompt). */
+  refusal_reason: string | null;
+  /** How many refusals the row stands for (more than 1: the sum beyond the recorded rate). */
+  refusal_count: number | null;
 }
 
 /**
@@ -73,11 +81,19 @@ export interface RateCountsTable {
   expires_at: string;
 }
 
+/** Which replica runs a background job (the retention pruner) until `expires_at` (migration 013). */
+export interface MaintenanceLeasesTable {
+  job: string;
+  holder: string;
+  expires_at: string;
+}
+
 export interface AccountingTables {
   generations: GenerationsTable;
   spend_counters: SpendCountersTable;
   budget_leases: BudgetLeasesTable;
   rate_counts: RateCountsTable;
+  maintenance_leases: MaintenanceLeasesTable;
 }
 
 /** What the ledger repository needs; `Database` (with these tables merged) satisfies it. */

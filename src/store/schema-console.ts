@@ -24,6 +24,8 @@ export interface UsageRollupsTable {
   errors: number;
   cancelled: number;
   flagged: number;
+  /** How many of `errors` were refused calls (migration 013). */
+  refused: number;
   /** bigint: a string on PostgreSQL. */
   prompt_tokens: number | string;
   completion_tokens: number | string;

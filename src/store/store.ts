@@ -26,6 +26,8 @@ import { createWorkspaceRepository } from './repositories/workspaces.js';
 import { createConsoleSessionRepository } from './repositories/console-sessions.js';
 import { createAnalyticsRepository } from './repositories/analytics.js';
 import { createStoredResponseRepository } from './repositories/stored-responses.js';
+import { createRetentionRepository } from './repositories/retention.js';
+import type { RetentionRepository } from '../domain/retention/types.js';
 import type { Database } from './schema.js';
 import { openSqlite } from './sqlite/connect.js';
 import { sqliteBatchWriter } from './sqlite/ledger-writer.js';
@@ -46,6 +48,8 @@ export interface Repositories {
   rateCounts: RateCountStore;
   /** Responses kept for `store: true` (migration 014). */
   storedResponses: StoredResponseRepository;
+  /** Deletes of the retention pruner and its lease (docs/deploy.md, "Retention"). */
+  retention: RetentionRepository;
   /** Management writes record here in their own transaction (`recordAudit`, src/domain/audit). */
   audit: AuditRepository;
 }
@@ -83,6 +87,7 @@ function repositories(db: Kysely<Database>, writeBatch?: BatchWriter): Repositor
     analytics: createAnalyticsRepository(db),
     rateCounts: createRateCountRepository(db),
     storedResponses: createStoredResponseRepository(db),
+    retention: createRetentionRepository(db),
     audit: createAuditRepository(db),
   };
 }

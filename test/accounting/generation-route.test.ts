@@ -52,8 +52,9 @@ const GENERATION_KEYS = [
   'web_search_engine',
   'response_cache_source_id',
   'provider_responses',
-  // Switchyard's extension: the content filters that flagged the request.
+  // Switchyard's extensions: the content filters that flagged the request; why it was refused (null here).
   'content_filter_flags',
+  'refusal',
 ];
 
 for (const dialect of dialects()) {

@@ -64,6 +64,32 @@ for (const [dialect, writer] of dialects().flatMap(
       assert.equal(await ledger.findGeneration('gen-missing'), null);
     });
 
+    it('round-trips a refusal', async () => {
+      const g = generation({
+        keyHash: HASH,
+        providerId: '',
+        upstreamModel: '',
+        finishReason: 'error',
+        costUsd: 0,
+        attempts: [],
+        refusal: {
+          status: 403,
+          code: 'permission_denied',
+          message: 'Request blocked by guardrail rule allowed_models',
+          details: {
+            path: '/api/v1/messages',
+            rule: 'allowed_models',
+            guardrail_ids: ['g1'],
+            limit: 2.5,
+            retryable: false,
+          },
+          count: 7,
+        },
+      });
+      await ledger.writeBatch([g], []);
+      assert.deepEqual(await ledger.findGeneration(g.id), g);
+    });
+
     it('stores text exactly, whatever it holds (quotes, backslashes, braces, commas, NULL, blanks, unicode)', async () => {
       const g = generation({
         keyHash: HASH,

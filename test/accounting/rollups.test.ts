@@ -45,6 +45,7 @@ function expectedDaily(generations: readonly GenerationRecord[]): Map<string, Su
       errors: 0,
       cancelled: 0,
       flagged: 0,
+      refused: 0,
       prompt_tokens: 0,
       completion_tokens: 0,
       reasoning_tokens: 0,

@@ -12,6 +12,9 @@ import {
 import { dirname, join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import BetterSqlite3 from 'better-sqlite3';
+import { Migrator } from 'kysely';
+import { migrationProvider } from '../../src/store/migrations/index.js';
+import { openSqlite } from '../../src/store/sqlite/connect.js';
 import { tempSqlitePath } from '../harness/env.js';
 import { runCli } from '../support/cli.js';
 import { call, startTestServer, type TestServer } from '../support/server.js';
@@ -247,17 +250,15 @@ describe('switchyard backup and restore (SQLite, server running)', () => {
     const key = await call<Created>(server, 'POST', '/keys', { ...mgmt(), body: { name: 'old times' } });
     const old = join(dir, 'old.db');
     assert.equal((await runCli(['backup', old], env)).code, 0);
-    const db = new BetterSqlite3(old);
     // Undo the last migration, as a backup taken before it shipped would be.
-    db.exec(`DROP TABLE stored_responses;
-      ALTER TABLE generations DROP COLUMN user_agent;
-      ALTER TABLE generations DROP COLUMN session_id;
-      ALTER TABLE generations DROP COLUMN origin;
-      DELETE FROM kysely_migration WHERE name = '014-callers-and-stored-responses';`);
-    db.close();
+    const db = openSqlite(`sqlite:${old}`, { checkpointWorker: false }).db;
+    const undone = await new Migrator({ db, provider: migrationProvider }).migrateDown();
+    await db.destroy();
+    const last = undone.results?.[0]?.migrationName;
+    assert.ok(undone.error === undefined && last !== undefined, String(undone.error));
     const restored = await runCli(['restore', old, '--yes'], env);
     assert.equal(restored.code, 0, restored.err);
-    assert.match(restored.out, /applied migrations: 014-callers-and-stored-responses/);
+    assert.match(restored.out, new RegExp(`applied migrations: ${last}`));
     assert.equal(
       (await chat(key.body.key, 'demo/echo')).status,
       200,

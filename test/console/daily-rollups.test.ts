@@ -5,6 +5,7 @@ import { openStore } from '../../src/store/index.js';
 import { migrationProvider } from '../../src/store/migrations/index.js';
 import { openPostgres } from '../../src/store/postgres/connect.js';
 import type { Database } from '../../src/store/schema.js';
+import type { UsageRollupsTable } from '../../src/store/schema-console.js';
 import { openSqlite } from '../../src/store/sqlite/connect.js';
 import { generation } from '../accounting/fixtures.js';
 import { MutableClock } from '../support/clock.js';
@@ -120,7 +121,9 @@ for (const dialect of dialects()) {
           row('2026-11-20T23', 'k1', 'demo/fast', 16),
           row('2026-11-21T00', 'k1', 'demo/echo', 32),
         ];
-        await db.insertInto('usage_rollups').values(hourly).execute();
+        // The table as migration 009 left it (later migrations add columns with defaults).
+        const before009 = db as unknown as Kysely<{ usage_rollups: Omit<UsageRollupsTable, 'refused'> }>;
+        await before009.insertInto('usage_rollups').values(hourly).execute();
         const expected = new Map<string, Sums>([
           ['2026-11-20 | k1 | ws | demo/echo | demo | echo', sums([1, 2, 4])],
           ['2026-11-20 | k2 | ws | demo/echo | demo | echo', sums([8])],
@@ -130,7 +133,6 @@ for (const dialect of dialects()) {
 
         const store = openStore(target.url, { checkpointWorker: false });
         try {
-          // 010 and the migrations after it (which do not touch the rollups).
           assert.equal((await store.migrate())[0], '010-daily-rollups');
           assertSameSums(await dailyRollups(db), expected);
           const more = generation({
@@ -164,6 +166,7 @@ function sums(ns: number[]): Sums {
     errors: total((n) => n % 2),
     cancelled: total((n) => n % 3),
     flagged: ns.length,
+    refused: 0,
     prompt_tokens: total((n) => 3_000_000_000 + n),
     completion_tokens: total((n) => 7 * n),
     reasoning_tokens: total((n) => n),

@@ -265,7 +265,7 @@ function bearer(value: string | undefined): string | null {
   return value?.startsWith('Bearer ') === true ? value.slice(7) : null;
 }
 
-function sendJson(res: ServerResponse, status: number, json: Json, headers: Record<string, string> = {}): void {
+export function sendJson(res: ServerResponse, status: number, json: Json, headers: Record<string, string> = {}): void {
   const text = JSON.stringify(json);
   res.writeHead(status, {
     'content-type': 'application/json',

@@ -60,3 +60,26 @@ export function stateDiff(before: Map<string, string[]>, after: Map<string, stri
   }
   return out;
 }
+
+const ROLLUP_TABLES = ['usage_rollups', 'usage_rollups_daily'];
+
+/**
+ * `after` without the record a refused model call leaves on purpose (docs/metering.md, "Refused
+ * calls"): generation rows new since `before` that are refusals, and the rollup sums they moved.
+ * Any other change (a served generation, a spend counter, a key) stays visible.
+ */
+export function withoutRefusalRecords(
+  before: Map<string, string[]>,
+  after: Map<string, string[]>,
+): Map<string, string[]> {
+  const known = new Set(before.get('generations') ?? []);
+  const rows = after.get('generations') ?? [];
+  const kept = rows.filter(
+    (row) => known.has(row) || (JSON.parse(row) as { refusal_status?: unknown }).refusal_status == null,
+  );
+  if (kept.length === rows.length) return after;
+  const out = new Map(after);
+  out.set('generations', kept);
+  for (const table of ROLLUP_TABLES) out.set(table, before.get(table) ?? []);
+  return out;
+}

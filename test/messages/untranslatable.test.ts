@@ -1,6 +1,6 @@
 // A Messages body with blocks only Anthropic reads (a document, a non-text system block): the
 // candidates that would need it translated are dropped from the plan before the call is
-// accepted; with none left the call is refused, nothing reserved, sent or recorded.
+// accepted; with none left the call is refused: nothing reserved or sent, recorded as a refusal.
 import assert from 'node:assert/strict';
 import { after, before, beforeEach, describe, it } from 'node:test';
 import { dialects } from '../support/server.js';
@@ -53,7 +53,16 @@ for (const dialect of dialects()) {
           assert.match(error.error.message, /^(messages\[0\]\.content\[0\]|system\[0\])\.[a-z.]+: /);
         }
         assert.equal(gw.fake.requests.length, 0, 'nothing was sent upstream');
-        assert.equal(queued(), before, 'no generation was settled');
+        // Each refusal is recorded (docs/metering.md, "Refused calls"); nothing else is settled.
+        assert.equal(queued(), before + 2, 'two refusal records');
+        const { meter, analytics } = gw.server.running.services;
+        await meter.flush();
+        const all = await analytics.generations({}, undefined, 200);
+        assert.ok(all.rows.length > 0);
+        assert.ok(
+          all.rows.every((g) => g.refusal?.status === 400 && g.apiType === 'messages' && g.costUsd === 0),
+          'only refusals',
+        );
       });
     }
 

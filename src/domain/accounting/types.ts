@@ -52,6 +52,24 @@ export interface GenerationRecord {
   sessionId?: string | null;
   /** The `Origin` (else `HTTP-Referer`) the call came with. */
   origin?: string | null;
+  /** Set when the call was refused before (or instead of) an upstream call; absent or null: accepted. */
+  refusal?: Refusal | null;
+}
+
+/** A value of a refusal's details: what the error named (a rule, a guardrail id, a limit). */
+export type RefusalDetail = string | number | boolean | null | readonly string[];
+
+/**
+ * Why a call was refused (docs/metering.md, "Refused calls"): the status and code the client
+ * got, the gateway's own message and the rule, guardrail or budget it named. Never prompt text.
+ */
+export interface Refusal {
+  status: number;
+  code: string;
+  message: string;
+  details: Readonly<Record<string, RefusalDetail>>;
+  /** How many refusals the record stands for: 1, or the sum of a key's refusals beyond the recorded rate. */
+  count: number;
 }
 
 export interface GenerationAttempt {

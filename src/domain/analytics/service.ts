@@ -48,7 +48,8 @@ export interface UsageReport {
   /** Bucket starts, ISO-8601. */
   buckets: string[];
   series: UsageSeries[];
-  totals: { spendUsd: number; requests: number; errors: number };
+  /** `refused`: how many of the errors were refused calls. */
+  totals: { spendUsd: number; requests: number; errors: number; refused: number };
 }
 
 export interface LimitReport {
@@ -132,7 +133,7 @@ export class AnalyticsService {
       }
       return s;
     };
-    const totals = { spendUsd: 0, requests: 0, errors: 0 };
+    const totals = { spendUsd: 0, requests: 0, errors: 0, refused: 0 };
     for (const p of points) {
       const i = index.get(p.bucket);
       if (i === undefined) continue;
@@ -141,6 +142,7 @@ export class AnalyticsService {
       totals.spendUsd += p.spendUsd;
       totals.requests += p.requests;
       totals.errors += p.errors;
+      totals.refused += p.refused;
     }
     const ranked = [...byGroup.values()].sort(
       (a, b) => sum(b.spendUsd) - sum(a.spendUsd) || sum(b.requests) - sum(a.requests),

@@ -1,11 +1,20 @@
 import type { GenerationRecord } from '../accounting/types.js';
 import type { LimitReset } from '../keys/types.js';
 
-/** How a generation ended: `error` (finish_reason 'error'), `cancelled` (client went away), else `success`. */
-export type GenerationStatus = 'success' | 'error' | 'cancelled';
+/**
+ * How a generation ended: `refused` (refused before or instead of an upstream call), `error`
+ * (finish_reason 'error'), `cancelled` (client went away), else `success`.
+ */
+export type GenerationStatus = 'success' | 'error' | 'cancelled' | 'refused';
 
-export const statusOf = (g: Pick<GenerationRecord, 'finishReason' | 'cancelled'>): GenerationStatus =>
-  g.finishReason === 'error' ? 'error' : g.cancelled ? 'cancelled' : 'success';
+export const statusOf = (g: Pick<GenerationRecord, 'finishReason' | 'cancelled' | 'refusal'>): GenerationStatus =>
+  g.refusal !== null && g.refusal !== undefined
+    ? 'refused'
+    : g.finishReason === 'error'
+      ? 'error'
+      : g.cancelled
+        ? 'cancelled'
+        : 'success';
 
 /** Position in the generation log, ordered by (created_at, id) descending. */
 export interface GenerationCursor {
@@ -21,7 +30,10 @@ export interface GenerationFilter {
   keyHash?: string;
   model?: string;
   providerId?: string;
+  /** `error` matches every call that did not succeed: failed upstream and refused (as the error counts). */
   status?: GenerationStatus;
+  /** Refusals with this HTTP status only. */
+  refusalStatus?: number;
   flagged?: boolean;
   workspaceId?: string;
   sessionId?: string;
@@ -70,6 +82,8 @@ export interface UsagePoint {
   spendUsd: number;
   requests: number;
   errors: number;
+  /** How many of `errors` were refused calls. */
+  refused: number;
 }
 
 export interface EndpointStats {

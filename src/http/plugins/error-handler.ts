@@ -52,8 +52,11 @@ function fromFastify(error: FastifyError, bodyLimit: number): GatewayError {
 
 type ErrorRenderer = (raw: FastifyError | GatewayError | Error, request: FastifyRequest, reply: FastifyReply) => void;
 
+/** Told of every error answered on a model-call route (a refused call is recorded from it). */
+export type ModelCallErrorHook = (request: FastifyRequest, reply: FastifyReply, error: GatewayError) => void;
+
 /** Renders any error as the envelope: the one place errors become responses. */
-function errorRenderer(bodyLimit: number): ErrorRenderer {
+function errorRenderer(bodyLimit: number, onModelCallError?: ModelCallErrorHook): ErrorRenderer {
   return (raw, request, reply) => {
     let error: GatewayError;
     if (isGatewayError(raw)) error = raw;
@@ -63,6 +66,7 @@ function errorRenderer(bodyLimit: number): ErrorRenderer {
       // The cause is logged for operators (without request bodies); the client sees a masked message.
       request.log.error({ err: error.cause ?? raw, code: error.code }, 'request failed');
     }
+    if (request.modelCall === true) onModelCallError?.(request, reply, error);
     void reply.code(error.status).headers(error.headers).send(errorBody(request, error));
   };
 }
@@ -75,8 +79,12 @@ export function frameworkErrors(bodyLimit: number): ErrorRenderer {
   return errorRenderer(bodyLimit);
 }
 
-export function installErrorHandling(app: FastifyInstance, bodyLimit: number): void {
-  app.setErrorHandler(errorRenderer(bodyLimit));
+export function installErrorHandling(
+  app: FastifyInstance,
+  bodyLimit: number,
+  onModelCallError?: ModelCallErrorHook,
+): void {
+  app.setErrorHandler(errorRenderer(bodyLimit, onModelCallError));
 
   app.setNotFoundHandler((request, reply) => {
     const error = errors.routeNotFound(request.method, request.url.split('?')[0] ?? '');

@@ -51,6 +51,7 @@ function presentRow(g: GenerationRecord, keyName: string | null): Static<typeof 
     user_agent: g.userAgent ?? null,
     session_id: g.sessionId ?? null,
     origin: g.origin ?? null,
+    refusal: g.refusal ?? null,
   };
 }
 
@@ -108,6 +109,7 @@ export function analyticsReadRoutes(app: App, services: Services): void {
         model: q.model,
         providerId: q.provider,
         status: q.status,
+        refusalStatus: q.http_status,
         flagged: q.flagged,
         workspaceId: q.workspace_id,
         sessionId: q.session_id,

@@ -94,6 +94,7 @@ export function consoleAnalyticsRoutes(app: App, services: Services): void {
             spend_usd: report.totals.spendUsd,
             requests: report.totals.requests,
             errors: report.totals.errors,
+            refused: report.totals.refused,
             error_rate: ratio(report.totals.errors, report.totals.requests),
           },
         },

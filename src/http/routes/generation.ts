@@ -2,6 +2,7 @@ import { Type, type Static } from '@sinclair/typebox';
 import type { GenerationRecord, Meter } from '../../domain/accounting/types.js';
 import { errors } from '../../errors/index.js';
 import { Nullable } from '../../canonical/schema-helpers.js';
+import { RefusalObject } from '../schemas/analytics.js';
 import { errorResponses } from '../schemas/common.js';
 import type { App } from '../types.js';
 
@@ -64,6 +65,8 @@ export const GenerationObject = Type.Object({
   provider_responses: Nullable(Type.Array(ProviderResponse)),
   /** Switchyard: content filters with action `flag` that matched the request (e.g. regex-prompt-injection). */
   content_filter_flags: Type.Array(Type.String()),
+  /** Switchyard: why the call was refused before (or instead of) an upstream call; null when it was accepted. */
+  refusal: Nullable(RefusalObject),
 });
 export type GenerationObject = Static<typeof GenerationObject>;
 
@@ -120,6 +123,7 @@ export function presentGeneration(g: GenerationRecord): GenerationObject {
       model_permaslug: a.model,
     })),
     content_filter_flags: g.flags,
+    refusal: g.refusal ?? null,
   };
 }
 

@@ -25,7 +25,21 @@ export const ActivityRowObject = Type.Object({
 });
 export const ActivityList = Type.Object({ data: Type.Array(ActivityRowObject) });
 
-const Status = Type.Union([Type.Literal('success'), Type.Literal('error'), Type.Literal('cancelled')]);
+const Status = Type.Union([
+  Type.Literal('success'),
+  Type.Literal('error'),
+  Type.Literal('cancelled'),
+  Type.Literal('refused'),
+]);
+
+/** Why a call was refused: status, code, the gateway's message and the rule, guardrail or budget. */
+export const RefusalObject = Type.Object({
+  status: Type.Integer(),
+  code: Type.String(),
+  message: Type.String(),
+  details: Type.Record(Type.String(), Type.Unknown()),
+  count: Type.Integer(),
+});
 
 export const GenerationListQuery = Type.Object({
   limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 200, default: 50 })),
@@ -36,6 +50,7 @@ export const GenerationListQuery = Type.Object({
   model: Type.Optional(Id),
   provider: Type.Optional(Id),
   status: Type.Optional(Status),
+  http_status: Type.Optional(Type.Integer({ minimum: 400, maximum: 599 })),
   flagged: Type.Optional(Type.Boolean()),
   workspace_id: Type.Optional(Id),
   session_id: Type.Optional(Type.String({ minLength: 1, maxLength: 512 })),
@@ -71,6 +86,7 @@ export const GenerationRowObject = Type.Object({
   user_agent: Nullable(Type.String()),
   session_id: Nullable(Type.String()),
   origin: Nullable(Type.String()),
+  refusal: Nullable(RefusalObject),
 });
 export const GenerationPageObject = Type.Object({
   data: Type.Array(GenerationRowObject),
@@ -110,6 +126,8 @@ export const UsageReportObject = Type.Object({
       spend_usd: Type.Number(),
       requests: Type.Integer(),
       errors: Type.Integer(),
+      /** How many of `errors` were refused calls (budget, guardrail, unknown model, rate limit, bad request). */
+      refused: Type.Integer(),
       error_rate: Type.Number(),
     }),
   }),

@@ -10,6 +10,7 @@ import * as m008 from './008-console.js';
 import * as m009 from './009-rate-limits.js';
 import * as m010 from './010-daily-rollups.js';
 import * as m014 from './014-callers-and-stored-responses.js';
+import * as m013 from './013-refusals-retention.js';
 
 /**
  * Versioned migrations, compiled into the binary (no directory scanning at run time).
@@ -27,6 +28,7 @@ const migrations: Record<string, Migration> = {
   '009-rate-limits': m009,
   '010-daily-rollups': m010,
   '014-callers-and-stored-responses': m014,
+  '013-refusals-retention': m013,
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -39,6 +39,10 @@ const ARRAY_TYPE: Record<Column, 'text[]' | 'integer[]' | 'double precision[]'> 
   user_agent: 'text[]',
   session_id: 'text[]',
   origin: 'text[]',
+  refusal_status: 'integer[]',
+  refusal_code: 'text[]',
+  refusal_reason: 'text[]',
+  refusal_count: 'integer[]',
 };
 
 const columnList = GENERATION_COLUMNS.map((c) => `"${c}"`).join(', ');
@@ -61,15 +65,18 @@ const INSERT_GENERATIONS = `WITH "inserted" AS (
   SELECT * FROM unnest(${generationArrays})
   ON CONFLICT ("id") DO NOTHING
   RETURNING "id", "created_at", "key_hash", "workspace_id", "model", "provider_id", "upstream_model", "finish_reason",
-    "cancelled", "flags", "prompt_tokens", "completion_tokens", "reasoning_tokens", "cost_usd", "generation_time_ms"
+    "cancelled", "flags", "prompt_tokens", "completion_tokens", "reasoning_tokens", "cost_usd", "generation_time_ms",
+    "refusal_status", coalesce("refusal_count", 1) AS "calls"
 `;
 
 /** A rollup step: the inserted generations summed per `bucket` (a prefix of `created_at`) and upserted. */
 const rollupStep = (cte: string, table: string, bucket: string, length: number): string => `), "${cte}" AS (
   INSERT INTO "${table}" ("${bucket}", "key_hash", "workspace_id", "model", "provider_id", "upstream_model", "requests",
-    "errors", "cancelled", "flagged", "prompt_tokens", "completion_tokens", "reasoning_tokens", "cost_usd", "generation_time_ms")
-  SELECT substr("created_at", 1, ${length}), "key_hash", "workspace_id", "model", "provider_id", "upstream_model", count(*),
-    count(*) FILTER (WHERE "finish_reason" = 'error'), sum("cancelled"), count(*) FILTER (WHERE "flags" <> '[]'),
+    "errors", "cancelled", "flagged", "refused", "prompt_tokens", "completion_tokens", "reasoning_tokens", "cost_usd",
+    "generation_time_ms")
+  SELECT substr("created_at", 1, ${length}), "key_hash", "workspace_id", "model", "provider_id", "upstream_model", sum("calls"),
+    coalesce(sum("calls") FILTER (WHERE "finish_reason" = 'error'), 0), sum("cancelled"),
+    count(*) FILTER (WHERE "flags" <> '[]'), coalesce(sum("calls") FILTER (WHERE "refusal_status" IS NOT NULL), 0),
     sum("prompt_tokens"), sum("completion_tokens"), sum("reasoning_tokens"), sum("cost_usd"), sum("generation_time_ms")
   FROM "inserted"
   GROUP BY 1, 2, 3, 4, 5, 6

@@ -21,6 +21,7 @@ const FLAGGED = sql<SqlBool>`"flags" <> '[]'`;
 const NOT_FLAGGED = sql<SqlBool>`"flags" = '[]'`;
 const FAILED = sql<SqlBool>`"finish_reason" = 'error'`;
 const NOT_FAILED = sql<SqlBool>`("finish_reason" IS NULL OR "finish_reason" <> 'error')`;
+const REFUSED = sql<SqlBool>`"refusal_status" IS NOT NULL`;
 
 export function createAnalyticsRepository(db: Kysely<Database>): AnalyticsRepository {
   return {
@@ -77,9 +78,12 @@ export function createAnalyticsRepository(db: Kysely<Database>): AnalyticsReposi
         q = q.where(sql<SqlBool>`${sql.ref('user_agent')} like ${`${prefix}%`} escape '\\'`);
       }
       if (filter.flagged !== undefined) q = q.where(filter.flagged ? FLAGGED : NOT_FLAGGED);
+      // Refusals are errors too (finish_reason 'error'): `error` finds them with the upstream failures.
       if (filter.status === 'error') q = q.where(FAILED);
+      else if (filter.status === 'refused') q = q.where(REFUSED);
       else if (filter.status !== undefined)
         q = q.where(NOT_FAILED).where('cancelled', '=', filter.status === 'cancelled' ? 1 : 0);
+      if (filter.refusalStatus !== undefined) q = q.where(REFUSED).where('refusal_status', '=', filter.refusalStatus);
       if (after !== null)
         q = q.where((eb) => eb(eb.refTuple('created_at', 'id'), '<', eb.tuple(after.createdAt, after.id)));
       const rows = await q.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(limit).execute();
@@ -97,6 +101,7 @@ export function createAnalyticsRepository(db: Kysely<Database>): AnalyticsReposi
         sql<number>`sum("cost_usd")`.as('spend'),
         sql<number>`sum("requests")`.as('requests'),
         sql<number>`sum("errors")`.as('errors'),
+        sql<number>`sum("refused")`.as('refused'),
       ];
       // PostgreSQL refuses a constant in GROUP BY: ungrouped usage is grouped by bucket alone.
       const grouping = query.groupBy === 'none' ? [bucket] : [bucket, group];
@@ -122,6 +127,7 @@ export function createAnalyticsRepository(db: Kysely<Database>): AnalyticsReposi
         spendUsd: num(r.spend),
         requests: num(r.requests),
         errors: num(r.errors),
+        refused: num(r.refused),
       }));
     },
 

@@ -4,6 +4,8 @@ import type {
   GenerationAttempt,
   GenerationRecord,
   LedgerRepository,
+  Refusal,
+  RefusalDetail,
   SpendDelta,
 } from '../../domain/accounting/types.js';
 import type { GenerationsTable } from '../schema-accounting.js';
@@ -47,7 +49,50 @@ export function toRow(g: GenerationRecord): GenerationsTable {
     user_agent: g.userAgent ?? null,
     session_id: g.sessionId ?? null,
     origin: g.origin ?? null,
+    ...refusalColumns(g.refusal),
   };
+}
+
+type RefusalColumns = Pick<GenerationsTable, 'refusal_status' | 'refusal_code' | 'refusal_reason' | 'refusal_count'>;
+
+const NOT_REFUSED: RefusalColumns = {
+  refusal_status: null,
+  refusal_code: null,
+  refusal_reason: null,
+  refusal_count: null,
+};
+
+/** A refusal's columns; a malformed one (a journal line not ours) is stored as a plain error. */
+function refusalColumns(refusal: Refusal | null | undefined): RefusalColumns {
+  if (refusal === null || refusal === undefined || !Number.isInteger(refusal.status)) return NOT_REFUSED;
+  return {
+    refusal_status: refusal.status,
+    refusal_code: String(refusal.code),
+    refusal_reason: JSON.stringify({ message: refusal.message, details: refusal.details }),
+    refusal_count: Number.isInteger(refusal.count) && refusal.count > 0 ? refusal.count : 1,
+  };
+}
+
+function refusalField(row: Selectable<GenerationsTable>): { refusal?: Refusal } {
+  if (row.refusal_status === null) return {};
+  let reason: { message?: unknown; details?: unknown } = {};
+  try {
+    const parsed: unknown = JSON.parse(row.refusal_reason ?? '{}');
+    if (typeof parsed === 'object' && parsed !== null) reason = parsed;
+  } catch {
+    // An unreadable reason still leaves the status and code.
+  }
+  const refusal: Refusal = {
+    status: Number(row.refusal_status),
+    code: row.refusal_code ?? '',
+    message: typeof reason.message === 'string' ? reason.message : '',
+    details:
+      typeof reason.details === 'object' && reason.details !== null
+        ? (reason.details as Record<string, RefusalDetail>)
+        : {},
+    count: Number(row.refusal_count ?? 1),
+  };
+  return { refusal };
 }
 
 /** The columns of `generations` in the order of `toRow` (fixed-text statements list them so). */
@@ -84,6 +129,10 @@ export const GENERATION_COLUMNS = [
   'user_agent',
   'session_id',
   'origin',
+  'refusal_status',
+  'refusal_code',
+  'refusal_reason',
+  'refusal_count',
 ] as const satisfies readonly (keyof GenerationsTable)[];
 
 /** A stored value of a `generations` column. */
@@ -147,6 +196,8 @@ export function toRecord(row: Selectable<GenerationsTable>): GenerationRecord {
     userAgent: row.user_agent,
     sessionId: row.session_id,
     origin: row.origin,
+    // Absent for an accepted call, as the gateway builds it: a record reads back as it was settled.
+    ...refusalField(row),
   };
 }
 

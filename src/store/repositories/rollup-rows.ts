@@ -26,6 +26,7 @@ export const ROLLUP_SUM_COLUMNS = [
   'errors',
   'cancelled',
   'flagged',
+  'refused',
   'prompt_tokens',
   'completion_tokens',
   'reasoning_tokens',
@@ -49,6 +50,7 @@ const zeroSums = (): Record<(typeof ROLLUP_SUM_COLUMNS)[number], number> => ({
   errors: 0,
   cancelled: 0,
   flagged: 0,
+  refused: 0,
   prompt_tokens: 0,
   completion_tokens: 0,
   reasoning_tokens: 0,
@@ -66,6 +68,12 @@ export interface DailyRollupSum extends UsageRollupsDailyTable {
   prompt_tokens: number;
   completion_tokens: number;
   reasoning_tokens: number;
+}
+
+/** How many calls a generation record stands for: 1, or a refusal row's count. */
+export function callsOf(g: Pick<GenerationRecord, 'refusal'>): number {
+  const count = g.refusal?.count;
+  return count !== undefined && Number.isInteger(count) && count > 0 ? count : 1;
 }
 
 /**
@@ -92,8 +100,11 @@ export function rollupSums(generations: readonly GenerationRecord[], inserted: R
       };
       byKey.set(id, sum);
     }
-    sum.requests += 1;
-    if (g.finishReason === 'error') sum.errors += 1;
+    // A refusal row may stand for many refused calls (beyond the recorded rate, docs/metering.md).
+    const calls = callsOf(g);
+    sum.requests += calls;
+    if (g.finishReason === 'error') sum.errors += calls;
+    if (g.refusal !== null && g.refusal !== undefined) sum.refused += calls;
     if (g.cancelled) sum.cancelled += 1;
     if (g.flags.length > 0) sum.flagged += 1;
     sum.prompt_tokens += Math.round(g.promptTokens);

@@ -1,5 +1,6 @@
 // The console-only analytics endpoints (see docs/console.md).
 import { get } from './client.js';
+import type { Refusal } from './types.js';
 
 export type UsageRange = '24h' | '30d';
 export type GroupBy = 'none' | 'model' | 'provider' | 'key' | 'workspace';
@@ -18,7 +19,7 @@ export interface Usage {
   group_by: GroupBy;
   buckets: string[];
   series: UsageSeries[];
-  totals: { spend_usd: number; requests: number; errors: number; error_rate: number };
+  totals: { spend_usd: number; requests: number; errors: number; refused?: number; error_rate: number };
 }
 
 export interface KeyNearLimit {
@@ -75,7 +76,7 @@ export interface GenerationRow {
   model: string;
   provider_name: string | null;
   endpoint_id: string | null;
-  status: 'success' | 'error' | 'cancelled';
+  status: 'success' | 'error' | 'cancelled' | 'refused';
   finish_reason: string | null;
   streamed: boolean | null;
   prompt_tokens: number | null;
@@ -87,6 +88,7 @@ export interface GenerationRow {
   fallbacks: number;
   attempts: { provider: string; model: string; status: number | null }[];
   flags: string[];
+  refusal?: Refusal | null;
 }
 
 export interface GenerationPage {

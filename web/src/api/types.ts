@@ -169,6 +169,17 @@ export interface Generation {
   origin: string;
   provider_responses: { status: number | null; provider_name?: string; model_permaslug?: string }[] | null;
   content_filter_flags: string[];
+  refusal?: Refusal | null;
+}
+
+/** Why a model call was refused before (or instead of) an upstream call. */
+export interface Refusal {
+  status: number;
+  code: string;
+  message: string;
+  details: Record<string, unknown>;
+  /** How many refusals the record stands for (more than 1: a key's refusals beyond the recorded rate, summed). */
+  count: number;
 }
 
 export interface WirePricing {

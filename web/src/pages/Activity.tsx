@@ -8,7 +8,7 @@ import { Badge, ErrorBox, Loading } from '../components/ui.js';
 import { href, navigate, type Route } from '../router.js';
 import { GenerationDetail } from './GenerationDetail.js';
 
-const FILTERS = ['range', 'from', 'to', 'key', 'model', 'provider', 'status', 'flagged'] as const;
+const FILTERS = ['range', 'from', 'to', 'key', 'model', 'provider', 'status', 'http_status', 'flagged'] as const;
 type Filters = Record<(typeof FILTERS)[number], string>;
 const RANGES: Record<string, number> = { '1h': 3600e3, '24h': 86400e3, '7d': 7 * 86400e3, '30d': 30 * 86400e3 };
 const PAGE_SIZE = 50;
@@ -31,11 +31,14 @@ function queryOf(f: Filters, cursor: string | null): Record<string, string | num
   if (f.model !== '') q['model'] = f.model;
   if (f.provider !== '') q['provider'] = f.provider;
   if (f.status !== '') q['status'] = f.status;
+  if (f.http_status !== '') q['http_status'] = f.http_status;
   if (f.flagged !== '') q['flagged'] = f.flagged;
   return q;
 }
 
-const STATUS_TONE = { success: 'ok', error: 'bad', cancelled: 'warn' } as const;
+const STATUS_TONE = { success: 'ok', error: 'bad', cancelled: 'warn', refused: 'bad' } as const;
+/** The statuses a model call is refused with (docs/metering.md, "Refused calls"). */
+const REFUSAL_STATUSES = ['400', '402', '403', '404', '413', '429', '503'];
 
 /** Activity: the generation log, filtered, paged by cursor; a row opens the generation's detail. */
 export function Activity({ route }: { route: Route }) {
@@ -121,9 +124,15 @@ export function Activity({ route }: { route: Route }) {
         )}
         {select('status', 'Status', [
           { value: 'success', label: 'success' },
-          { value: 'error', label: 'error' },
+          { value: 'error', label: 'error (failed or refused)' },
+          { value: 'refused', label: 'refused' },
           { value: 'cancelled', label: 'cancelled' },
         ])}
+        {select(
+          'http_status',
+          'Refused with',
+          REFUSAL_STATUSES.map((s) => ({ value: s, label: s })),
+        )}
         {select('flagged', 'Flagged', [
           { value: 'true', label: 'flagged only' },
           { value: 'false', label: 'not flagged' },
@@ -170,6 +179,13 @@ export function Activity({ route }: { route: Route }) {
                 <td>{g.provider_name ?? '—'}</td>
                 <td>
                   <Badge tone={STATUS_TONE[g.status]}>{g.status}</Badge>
+                  {g.refusal === null || g.refusal === undefined ? null : (
+                    <span class="small" title={g.refusal.message}>
+                      {' '}
+                      {g.refusal.status} {g.refusal.code}
+                      {g.refusal.count > 1 ? ` ×${g.refusal.count}` : ''}
+                    </span>
+                  )}
                 </td>
                 <td class="num">
                   {num(g.prompt_tokens)} / {num(g.completion_tokens)}

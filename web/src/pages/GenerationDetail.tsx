@@ -1,8 +1,25 @@
 import { get } from '../api/client.js';
-import type { Generation } from '../api/types.js';
+import type { Generation, Refusal } from '../api/types.js';
 import { useLoad } from '../components/hooks.js';
 import { ms, num, usd, when } from '../components/format.js';
 import { Badge, ErrorBox, Loading } from '../components/ui.js';
+
+/** A refusal's status, code, message and the rule, guardrail or budget it names. */
+function refusalRows(r: Refusal | null | undefined): [string, preact.ComponentChildren][] {
+  if (r === null || r === undefined) return [];
+  const details = Object.entries(r.details).map(([k, v]) => `${k}: ${Array.isArray(v) ? v.join(', ') : String(v)}`);
+  return [
+    [
+      'Refused',
+      <>
+        <Badge tone="bad">{r.status}</Badge> {r.code}
+      </>,
+    ],
+    ['Reason', r.message],
+    ['Rule and limits', details.length === 0 ? '—' : details.join('; ')],
+    ...(r.count > 1 ? [['Refusals summed', num(r.count)] as [string, preact.ComponentChildren]] : []),
+  ];
+}
 
 /** One generation's record (never its prompt or completion text). */
 export function GenerationDetail({ id, back }: { id: string; back: string }) {
@@ -13,6 +30,7 @@ export function GenerationDetail({ id, back }: { id: string; back: string }) {
       ? []
       : [
           ['Time (UTC)', when(d.created_at)],
+          ...refusalRows(d.refusal),
           ['Model', <code>{d.model}</code>],
           ['Provider', d.provider_name ?? '—'],
           ['API', d.api_type ?? '—'],

@@ -82,6 +82,9 @@ export function Overview() {
           <div class="kpi">
             <div class="muted">Errors</div>
             <div class="value">{num(t.errors)}</div>
+            {t.refused === undefined || t.refused === 0 ? null : (
+              <div class="muted small">{num(t.refused)} refused</div>
+            )}
           </div>
           <div class="kpi">
             <div class="muted">Error rate</div>
