@@ -134,6 +134,14 @@ for (const dialect of dialects()) {
       assert.ok((await list('user_agent=claude-cli')).includes(id));
       assert.equal((await list('session_id=another')).includes(id), false);
       assert.equal((await list('user_agent=codex')).includes(id), false);
+      // A refused call records who made it too.
+      const refused = await send(
+        { ...CLAUDE_CODE_BODY, model: 'nobody/unknown' },
+        { ...HEADERS, 'x-claude-code-session-id': 'sess-refused' },
+      );
+      assert.equal(refused.status, 404, refused.text);
+      await gw.server.running.services.meter.flush();
+      assert.equal((await list('session_id=sess-refused&status=refused')).length, 1);
     });
 
     it('the strict Anthropic fake refuses context_management without its beta', async () => {
