@@ -109,6 +109,7 @@ async function main(): Promise<void> {
       ['guardrail-edit', `/guardrails/${guardrailId}`],
       ['presets', '/presets/support-writer'],
       ['models', '/models'],
+      ['audit-log', '/audit-log'],
     ];
     for (const [name, route] of shots) {
       await page.goto(`${base}#${route}`);

@@ -6,6 +6,8 @@ import { frameworkErrors, installErrorHandling } from './http/plugins/error-hand
 import { clientErrorHandler } from './http/plugins/client-errors.js';
 import { installJsonBodyParser } from './http/plugins/json-body.js';
 import { requireKey } from './http/plugins/auth.js';
+import { permissionLookups } from './http/permissions/lookups.js';
+import { collectSessionRoutes } from './http/permissions/enforce.js';
 import { throttleFailedAuth } from './http/plugins/auth-throttle.js';
 import { FailureThrottle, type FailureThrottleOptions } from './domain/common/failure-throttle.js';
 import { validatorCompiler } from './http/validation.js';
@@ -15,6 +17,7 @@ import { MemberObject } from './http/schemas/members.js';
 import { WorkspaceMemberObject, WorkspaceObject } from './http/schemas/workspaces.js';
 import { currentKeyRoute, keyManagementRoutes } from './http/routes/keys.js';
 import { memberRoutes } from './http/routes/members.js';
+import { roleRoutes } from './http/routes/roles.js';
 import { workspaceRoutes } from './http/routes/workspaces.js';
 import { guardrailRoutes } from './http/routes/guardrails.js';
 import { presetReadRoutes, presetWriteRoutes } from './http/routes/presets.js';
@@ -29,6 +32,8 @@ import { installHttpMetrics } from './http/plugins/http-metrics.js';
 import { analyticsReadRoutes } from './http/routes/analytics.js';
 import { consoleAnalyticsRoutes } from './http/routes/console-analytics.js';
 import { consoleSessionRoutes } from './http/routes/console-session.js';
+import { consoleAuthMethodsRoute, consoleSsoRoutes } from './http/routes/console-sso.js';
+import type { OidcConfig } from './config/oidc-env.js';
 import { registerConsole } from './http/console/static.js';
 import type { CookieSecure } from './http/console/cookie.js';
 import { installApiHeaders } from './http/plugins/security-headers.js';
@@ -52,7 +57,13 @@ export interface BuildAppOptions {
   streamKeepAliveAfterMs?: number;
   streamKeepAliveEveryMs?: number;
   /** The web console: built files (default web/dist) and the session cookie's `Secure` rule. */
-  console?: { dir: string | null; cookieSecure: CookieSecure };
+  console?: {
+    dir: string | null;
+    cookieSecure: CookieSecure;
+    /** Single sign-on (null: off) and whether the management key may sign in (default on). */
+    oidc?: OidcConfig | null;
+    keySignIn?: boolean;
+  };
   /** Failed-authentication throttle per client address (default 20 per minute, 10,000 addresses). */
   authThrottle?: FailureThrottleOptions;
   trustProxy?: boolean | string;
@@ -180,25 +191,39 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
 
   healthRoutes(app, services);
   const consoleOptions = options.console ?? { dir: null, cookieSecure: 'auto' };
+  const sso = {
+    oidc: consoleOptions.oidc ?? null,
+    keySignIn: consoleOptions.keySignIn ?? true,
+    cookieSecure: consoleOptions.cookieSecure,
+  };
+  await consoleSsoRoutes(app, services, sso);
   await registerConsole(app, consoleOptions.dir);
+  const sessionRoutes = new Set<string>();
+  app.decorate('sessionRoutes', sessionRoutes);
   await app.register(
     async (api: App) => {
       installApiHeaders(api);
       api.get('/openapi.json', { schema: { hide: true } }, () => app.swagger());
-      // Console sessions stand for their management key in every scope but model calls ('api').
+      const permissions = { lookups: permissionLookups(services), prefix: API_PREFIX };
+      // Console sessions stand for their management key or person in every scope but model calls ('api').
       const scope = (level: AppExtension['level'], register: (scoped: App) => void) =>
         api.register(async (scoped: App) => {
           if (level !== 'public') {
             throttleFailedAuth(scoped, { throttle: authThrottle, knows: (t) => services.authenticator.knows(t) });
-            requireKey(scoped, services.authenticator, level, services.consoleSessions);
+            requireKey(scoped, services.authenticator, level, services.consoleSessions, permissions);
+            if (level !== 'api') collectSessionRoutes(scoped, sessionRoutes, API_PREFIX);
           }
           register(scoped);
         });
-      await scope('public', (s) => consoleSessionRoutes(s, services, consoleOptions.cookieSecure));
+      await scope('public', (s) => {
+        consoleSessionRoutes(s, services, consoleOptions.cookieSecure, sso.keySignIn);
+        consoleAuthMethodsRoute(s, sso);
+      });
       await scope('management', (s) => {
         keyManagementRoutes(s, services);
         metricsRoute(s, services.metrics);
         memberRoutes(s, services);
+        roleRoutes(s, services);
         workspaceRoutes(s, services);
         guardrailRoutes(s, services);
         presetWriteRoutes(s, services.presets);

@@ -96,7 +96,12 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
       extensions: options.extensions,
       streamKeepAliveAfterMs: config.streamKeepAliveAfterMs,
       streamKeepAliveEveryMs: config.streamKeepAliveEveryMs,
-      console: { dir: config.console.dir, cookieSecure: config.console.cookieSecure },
+      console: {
+        dir: config.console.dir,
+        cookieSecure: config.console.cookieSecure,
+        oidc: config.console.oidc,
+        keySignIn: config.console.keySignIn,
+      },
       authThrottle: {
         maxFailures: config.authFailureLimit,
         windowMs: config.authFailureWindowMs,

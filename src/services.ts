@@ -26,6 +26,7 @@ import type { ChangeFeed } from './domain/common/changes.js';
 import { LocalChangeFeed } from './store/change-feed.js';
 import type { GenerationRecord, LedgerJournal } from './domain/accounting/types.js';
 import { ConsoleSessions } from './domain/console/sessions.js';
+import { defaultWorkspaceIdOf } from './domain/console/person.js';
 import { FailureThrottle } from './domain/common/failure-throttle.js';
 import { AnalyticsService } from './domain/analytics/service.js';
 import { RestoreWatcher } from './domain/common/restore-watcher.js';
@@ -276,6 +277,11 @@ export function createServices(options: ServiceOptions): Services {
     consoleSessions: new ConsoleSessions({
       sessions: store.consoleSessions,
       keys: authenticator,
+      members: store.members,
+      people: {
+        rolesOf: (userId) => store.workspaces.rolesOf(userId),
+        defaultWorkspaceId: defaultWorkspaceIdOf(store.workspaces),
+      },
       clock,
       idleMs: options.console?.sessionIdleMs ?? 12 * 3_600_000,
     }),

@@ -1,3 +1,5 @@
+import { keySignInEnabled, loadOidcConfig, OidcConfigError, type OidcConfig } from './oidc-env.js';
+
 /** The web console's settings, read once at start from the environment (see README). */
 export interface ConsoleConfig {
   /** Directory of the built console (`web/dist`); null: the default next to the package. */
@@ -9,6 +11,10 @@ export interface ConsoleConfig {
   /** Failed sign-ins per client address allowed within `signInWindowMs` before 429. */
   signInMaxFailures: number;
   signInWindowMs: number;
+  /** Single sign-on (OpenID Connect); null: off. */
+  oidc: OidcConfig | null;
+  /** Management-key sign-in (break-glass): on unless switched off. */
+  keySignIn: boolean;
 }
 
 export class ConsoleConfigError extends Error {}
@@ -26,7 +32,19 @@ export function loadConsoleConfig(env: NodeJS.ProcessEnv): ConsoleConfig {
   const secure = (env.SWITCHYARD_CONSOLE_COOKIE_SECURE ?? 'auto').trim().toLowerCase() || 'auto';
   if (secure !== 'auto' && secure !== 'true' && secure !== 'false')
     throw new ConsoleConfigError('SWITCHYARD_CONSOLE_COOKIE_SECURE must be auto, true or false');
+  let oidc: OidcConfig | null;
+  let keySignIn: boolean;
+  try {
+    oidc = loadOidcConfig(env);
+    keySignIn = keySignInEnabled(env);
+  } catch (error) {
+    throw error instanceof OidcConfigError ? new ConsoleConfigError(error.message) : error;
+  }
+  if (!keySignIn && oidc === null)
+    throw new ConsoleConfigError('SWITCHYARD_CONSOLE_KEY_SIGN_IN=false needs single sign-on (SWITCHYARD_OIDC_ISSUER)');
   return {
+    oidc,
+    keySignIn,
     dir: env.SWITCHYARD_CONSOLE_DIR || null,
     cookieSecure: secure,
     sessionIdleMs: integer(env, 'SWITCHYARD_CONSOLE_SESSION_IDLE_MS', 12 * 3_600_000, 1000, 30 * 86_400_000),

@@ -4,6 +4,7 @@ import {
   builtinLabel,
   combineFilterSets,
   compileFilterSet,
+  customLabel,
   FilterFailureError,
   InvalidPatternError,
   scan,
@@ -92,6 +93,23 @@ test('scan: custom block names the label or the 1-based pattern number', () => {
   });
   assert.deepEqual(scan(unlabelled, [user('zz')]).blocked, { filter: 'custom pattern #2' });
   assert.equal(scan(unlabelled, [user('banana')]).segments[0]?.text, 'b[REDACTED]n[REDACTED]n[REDACTED]');
+});
+
+test('scan: a custom label is bracketed once, whether or not it was given with brackets', () => {
+  const set = compileFilterSet({
+    builtins: [],
+    custom: [
+      { pattern: 'ACME-\\d{6}', action: 'redact', label: '[TICKET]' },
+      { pattern: 'ORD-\\d+', action: 'redact', label: 'ORDER' },
+      { pattern: 'pw=\\S+', action: 'redact', label: '  ' },
+    ],
+  });
+  const out = scan(set, [user('see ACME-123456, ORD-7 and pw=hunter2')]);
+  assert.equal(out.segments[0]?.text, 'see [TICKET], [ORDER] and [REDACTED]');
+  assert.equal(customLabel('[TICKET]'), '[TICKET]');
+  assert.equal(customLabel('TICKET'), '[TICKET]');
+  assert.equal(customLabel('[]'), '[[]]');
+  assert.equal(customLabel(null), '[REDACTED]');
 });
 
 test('scan: flag reports the slug and leaves the text alone', () => {

@@ -22,7 +22,12 @@ export function builtinLabel(slug: BuiltinSlug): string {
   return BUILTIN_LABELS[slug];
 }
 
-/** Placeholder of a custom filter: `[label]` when it has a label, else `[REDACTED]`. */
+/**
+ * Placeholder of a custom filter: the label bracketed once (`TICKET` and `[TICKET]` both give
+ * `[TICKET]`, as the label is shown in the console and documented), or `[REDACTED]` without one.
+ */
 export function customLabel(label: string | null): string {
-  return label === null || label === '' ? '[REDACTED]' : `[${label}]`;
+  if (label === null || label.trim() === '') return '[REDACTED]';
+  const given = label.trim();
+  return given.startsWith('[') && given.endsWith(']') && given.length > 2 ? given : `[${given}]`;
 }

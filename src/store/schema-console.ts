@@ -5,9 +5,12 @@
 export interface ConsoleSessionsTable {
   /** Digest of the session token (the token is only in the browser's HttpOnly cookie). */
   token_digest: string;
-  key_hash: string;
+  /** A break-glass session's management key (null for a person's session). */
+  key_hash: string | null;
   /** The management key's token digest at sign-in; a rotated key no longer matches it. */
-  key_token_digest: string;
+  key_token_digest: string | null;
+  /** A person's session (single sign-on): the member it acts as. */
+  member_id: string | null;
   created_at: string;
   last_seen_at: string;
 }

@@ -16,8 +16,10 @@ export interface MembersTable {
   email: string;
   first_name: string | null;
   last_name: string | null;
-  role: 'org:admin' | 'org:member';
+  role: 'org:owner' | 'org:admin' | 'org:member';
   created_at: string;
+  /** Set when the member was disabled: no sign-in, and their console sessions end. */
+  disabled_at: string | null;
 }
 
 export interface WorkspacesTable {
@@ -45,7 +47,7 @@ export interface WorkspaceMembersTable {
   id: string;
   workspace_id: string;
   user_id: string;
-  role: 'admin' | 'member';
+  role: 'admin' | 'member' | 'viewer';
   created_at: string;
 }
 

@@ -131,6 +131,28 @@ const SCENARIOS: Record<string, Scenario> = {
       action: 'member.create',
       targetType: 'member',
     }),
+  'PATCH /organization/members/{id}': async (f) => {
+    const { data } = await newMember(f);
+    return {
+      method: 'PATCH',
+      path: `/organization/members/${data.id}`,
+      body: { role: 'org:admin', disabled: true },
+      action: 'member.update',
+      targetType: 'member',
+      targetId: data.id,
+    };
+  },
+  'PATCH /workspaces/{id}/members/{user_id}': async (f) => {
+    const [ws, member] = [await newWorkspace(f), await newMember(f)];
+    return {
+      method: 'PATCH',
+      path: `/workspaces/${ws.data.id}/members/${member.data.id}`,
+      body: { role: 'viewer' },
+      action: 'workspace.members.set_role',
+      targetType: 'workspace',
+      targetId: ws.data.id,
+    };
+  },
   'POST /workspaces': (f) => {
     const slug = f.unique('ws');
     return Promise.resolve({

@@ -6,6 +6,7 @@ import { call, dialects, startTestServer, type TestServer } from '../support/ser
 interface Row {
   id: string;
   key_hash: string;
+  key_name: string | null;
   model: string;
   status: string;
   cost_usd: number;
@@ -87,6 +88,24 @@ for (const dialect of dialects()) {
         one.body.data.map((r) => r.id),
       );
       assert.ok(rows.every((r) => r.status === 'success' && !('prompt' in r) && !('messages' in r)));
+    });
+
+    it('GET /generations/{id} names the key that made the call beside the generation', async () => {
+      const [alpha, beta] = keys;
+      assert.ok(alpha && beta);
+      const [row] = await allPages(mgmt, `&key_hash=${alpha.hash}`, 1);
+      assert.ok(row);
+      const one = await call<{ data: { id: string }; key: { hash: string; name: string } | null }>(
+        server,
+        'GET',
+        `/generations/${row.id}`,
+        { token: mgmt },
+      );
+      assert.equal(one.status, 200);
+      assert.equal(one.body.data.id, row.id);
+      assert.equal(one.body.key?.hash, alpha.hash);
+      assert.equal(one.body.key?.name, row.key_name);
+      assert.equal((await call(server, 'GET', `/generations/${row.id}`, { token: beta.key })).status, 404);
     });
 
     it('filters by key, model and status; an API key sees only its own rows', async () => {
@@ -281,6 +300,15 @@ describe('guardrail filter preview and pattern validation', () => {
     });
     assert.equal(ok.status, 200);
     assert.equal(ok.body.data.outcome, 'redacted');
+    // "Try it" shows a bracketed label as given, bracketed once.
+    const labelled = await call<Preview>(server, 'POST', '/guardrails/scan', {
+      token: server.managementToken,
+      body: {
+        text: 'ticket ABC-123',
+        content_filters: [{ pattern: '[A-Z]{3}-\\d+', action: 'redact', label: '[TICKET]' }],
+      },
+    });
+    assert.equal(labelled.body.data.redacted_text, 'ticket [TICKET]');
     const bad = await call<{ error: { metadata: { field: string } } }>(server, 'POST', '/guardrails/scan', {
       token: server.managementToken,
       body: { text: 'x', content_filters: [{ pattern: '(?<=a)b', action: 'block' }] },

@@ -45,6 +45,11 @@ export interface AxeViolation {
  * strict CSP does not block) and returns the serious and critical violations.
  */
 export async function seriousA11yViolations(page: Page): Promise<AxeViolation[]> {
+  return (await a11yViolations(page)).filter((v) => v.impact === 'serious' || v.impact === 'critical');
+}
+
+/** Every axe-core violation of the page, whatever its impact. */
+export async function a11yViolations(page: Page): Promise<AxeViolation[]> {
   axeSource ??= readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
   const loaded = await page.evaluate('typeof window.axe');
   if (loaded !== 'object') await page.evaluate(axeSource);
@@ -53,5 +58,5 @@ export async function seriousA11yViolations(page: Page): Promise<AxeViolation[]>
     const res = await window.axe.run(document, { resultTypes: ['violations'] });
     return res.violations.map((v) => ({ id: v.id, impact: v.impact, help: v.help, nodes: v.nodes.map((n) => ({ target: n.target })) }));
   })()`);
-  return violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+  return violations;
 }

@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { startGateway, type GatewayHarness } from '../support/gateway.js';
 import type { TestDialect } from '../support/server.js';
-import { seriousA11yViolations } from './browser.js';
+import { a11yViolations, seriousA11yViolations } from './browser.js';
 
 export interface ConsoleHarness {
   gw: GatewayHarness;
@@ -20,6 +20,8 @@ export interface ConsoleHarness {
   api<T>(method: string, path: string, body?: unknown): Promise<T>;
   /** Fails with the list of serious/critical axe violations of the current page. */
   assertAccessible(what: string): Promise<void>;
+  /** Fails with every axe violation of the current page, whatever its impact. */
+  assertNoViolations(what: string): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -64,6 +66,14 @@ export async function startConsole(browser: Browser, dialect: TestDialect): Prom
     },
     assertAccessible: async (what) => {
       const violations = await seriousA11yViolations(page);
+      assert.deepEqual(
+        violations.map((v) => `${v.impact} ${v.id}: ${v.help} at ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`),
+        [],
+        `accessibility violations on ${what}`,
+      );
+    },
+    assertNoViolations: async (what) => {
+      const violations = await a11yViolations(page);
       assert.deepEqual(
         violations.map((v) => `${v.impact} ${v.id}: ${v.help} at ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`),
         [],

@@ -59,10 +59,10 @@ describe('console: keys', () => {
         await rotated.getByRole('button', { name: 'Done' }).click();
 
         await page.getByRole('button', { name: 'Disable ci bot' }).click();
-        await row.getByText('disabled').waitFor();
+        await row.getByText('disabled', { exact: true }).waitFor();
         assert.equal(await status(h, fresh), 401, 'a disabled key is refused');
         await page.getByRole('button', { name: 'Enable ci bot' }).click();
-        await row.getByText('active').waitFor();
+        await row.getByText('active', { exact: true }).waitFor();
         assert.equal(await status(h, fresh), 200);
 
         await page.getByRole('button', { name: 'Delete ci bot' }).click();

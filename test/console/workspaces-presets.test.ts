@@ -82,6 +82,12 @@ describe('console: workspaces, members and presets', () => {
         await h.assertAccessible('the preset page');
 
         await page.getByRole('button', { name: 'Roll back to v1' }).click();
+        const confirm = page.getByRole('dialog', { name: 'Roll back to v1?' });
+        await confirm.getByRole('button', { name: 'Roll back now' }).click();
+        await page
+          .getByRole('status')
+          .filter({ hasText: 'Rolled back to v1: calls to @preset/writer now use v1.' })
+          .waitFor();
         await page.getByTestId('designated-version').filter({ hasText: 'Designated version: 1' }).waitFor();
         const after = await h.api<{ data: { designated_version: { version: number } } }>('GET', '/presets/writer');
         assert.equal(after.data.designated_version.version, 1);

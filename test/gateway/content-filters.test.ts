@@ -126,6 +126,13 @@ for (const dialect of dialects()) {
       assert.match(sent, /reach \[(EMAIL|SECRET)\] today/);
     });
 
+    it('a custom label given with brackets reaches the upstream bracketed once', async () => {
+      await filters([], [{ pattern: 'ACME-\\d{6}', action: 'redact', label: '[TICKET]' }]);
+      assert.equal((await chat({ messages: [{ role: 'user', content: 'see ACME-123456 now' }] })).status, 200);
+      const sent = received();
+      assert.ok(sent.includes('see [TICKET] now') && !sent.includes('[[TICKET]]'), sent);
+    });
+
     it('block refuses with 403 naming the filter, never the matched text, and nothing goes upstream', async () => {
       await filters(
         [{ slug: 'ssn', action: 'block' }],

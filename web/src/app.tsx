@@ -4,6 +4,7 @@ import { setUnauthorizedHandler } from './api/client.js';
 import { currentSession, signOut, type SessionInfo } from './api/session.js';
 import { useRoute, type Route } from './router.js';
 import { SignIn } from './pages/SignIn.js';
+import { signedInAs } from './components/signed-in-as.js';
 import { Overview } from './pages/Overview.js';
 import { Activity } from './pages/Activity.js';
 import { Keys } from './pages/Keys.js';
@@ -11,6 +12,7 @@ import { Workspaces } from './pages/Workspaces.js';
 import { Guardrails } from './pages/Guardrails.js';
 import { Presets } from './pages/Presets.js';
 import { Models } from './pages/Models.js';
+import { AuditLog } from './pages/AuditLog.js';
 import { ErrorBox, Loading } from './components/ui.js';
 
 const PAGES: { path: string; title: string; render: (r: Route) => ComponentChildren }[] = [
@@ -21,6 +23,7 @@ const PAGES: { path: string; title: string; render: (r: Route) => ComponentChild
   { path: '/guardrails', title: 'Guardrails', render: (r) => <Guardrails route={r} /> },
   { path: '/presets', title: 'Presets', render: (r) => <Presets route={r} /> },
   { path: '/models', title: 'Models and providers', render: () => <Models /> },
+  { path: '/audit-log', title: 'Audit log', render: (r) => <AuditLog route={r} /> },
 ];
 
 function pageFor(route: Route) {
@@ -51,11 +54,18 @@ export function App() {
     return () => setUnauthorizedHandler(null);
   }, []);
 
+  const [navOpen, setNavOpen] = useState(false);
   const page = pageFor(route);
+  const title =
+    state.kind === 'signed-in' ? (page?.title ?? 'Not found') : state.kind === 'probing' ? 'Loading' : 'Sign in';
   useEffect(() => {
-    document.title = `${page?.title ?? 'Not found'} · Switchyard`;
-    // Move focus to the page's heading region on navigation so screen readers announce the new page.
+    document.title = `${title} · Switchyard`;
+  }, [title]);
+  useEffect(() => {
+    // Move focus to the page's heading region on navigation so screen readers announce the new page;
+    // the narrow-screen menu closes once a page is chosen.
     mainRef.current?.focus();
+    setNavOpen(false);
   }, [route.segments[0]]);
 
   if (state.kind === 'probing') return <Loading what="the console" />;
@@ -81,15 +91,24 @@ export function App() {
         Skip to content
       </a>
       <header>
+        <button
+          type="button"
+          class="menu-toggle"
+          aria-expanded={navOpen}
+          aria-controls="console-nav"
+          onClick={() => setNavOpen(!navOpen)}
+        >
+          Menu
+        </button>
         <span class="brand">Switchyard</span>
         <span>
-          {state.session.key === null ? '' : `Signed in with “${state.session.key.name}” (${state.session.key.label})`}{' '}
+          {signedInAs(state.session)}{' '}
           <button type="button" onClick={() => void doSignOut()}>
             Sign out
           </button>
         </span>
       </header>
-      <nav aria-label="Console">
+      <nav id="console-nav" aria-label="Console" class={navOpen ? 'open' : undefined}>
         <ul>
           {PAGES.map((p) => (
             <li key={p.path}>
@@ -109,7 +128,9 @@ export function App() {
             </p>
           </>
         ) : (
-          page.render(route)
+          // Keyed by the path: another page (or another item of one) starts with fresh state, so a
+          // status or error banner of the page left behind never shows on the next one.
+          <div key={route.path}>{page.render(route)}</div>
         )}
       </main>
     </div>

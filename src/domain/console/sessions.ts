@@ -3,7 +3,9 @@ import { errors, isGatewayError } from '../../errors/index.js';
 import type { Clock } from '../common/clock.js';
 import { digestToken } from '../keys/tokens.js';
 import type { KeyRecord } from '../keys/types.js';
-import type { ConsoleSessionRepository } from './types.js';
+import type { MemberRecord } from '../members/types.js';
+import { loadPerson, type Person, type PersonSources } from './person.js';
+import type { ConsoleSessionRepository, ConsoleSessionRow } from './types.js';
 
 export interface ConsoleSessionsOptions {
   sessions: ConsoleSessionRepository;
@@ -12,6 +14,9 @@ export interface ConsoleSessionsOptions {
     authenticate(token: string): Promise<KeyRecord>;
     authenticateDigest(digest: string): Promise<KeyRecord>;
   };
+  /** Members and their roles, read on every use of a person's session (so changes apply at once). */
+  members: { findById(id: string): Promise<MemberRecord | null> };
+  people: PersonSources;
   clock: Clock;
   /** A session unused for this long has ended. */
   idleMs: number;
@@ -19,9 +24,10 @@ export interface ConsoleSessionsOptions {
   touchEveryMs?: number;
 }
 
-/** What a live session resolves to. */
+/** What a live session resolves to: a management key (break-glass) or a person (single sign-on). */
 export interface ConsoleSession {
-  key: KeyRecord;
+  key: KeyRecord | null;
+  person: Person | null;
   csrfToken: string;
   /** ISO-8601: when the session ends if it stays unused. */
   expiresAt: string;
@@ -52,17 +58,29 @@ export class ConsoleSessions {
   async signIn(managementKey: string): Promise<SignedIn> {
     const key = await this.options.keys.authenticate(managementKey);
     if (key.kind !== 'management') throw errors.managementOnly();
+    const { token, now } = await this.open({ keyHash: key.hash, keyTokenDigest: key.tokenDigest, memberId: null });
+    return { token, key, person: null, csrfToken: csrfTokenOf(token), expiresAt: this.expiry(now) };
+  }
+
+  /** A session for a member whose identity the caller has established (single sign-on); 403 when disabled. */
+  async signInMember(member: MemberRecord): Promise<SignedIn> {
+    if (member.disabledAt !== null) throw errors.forbidden('This member is disabled');
+    const person = await loadPerson(member, this.options.people);
+    const { token, now } = await this.open({ keyHash: null, keyTokenDigest: null, memberId: member.id });
+    return { token, key: null, person, csrfToken: csrfTokenOf(token), expiresAt: this.expiry(now) };
+  }
+
+  private async open(owner: Pick<ConsoleSessionRow, 'keyHash' | 'keyTokenDigest' | 'memberId'>) {
     const token = randomBytes(32).toString('base64url');
     const now = this.options.clock.now();
     await this.options.sessions.deleteIdleSince(new Date(now.getTime() - this.options.idleMs).toISOString());
     await this.options.sessions.insert({
       tokenDigest: digestToken(token),
-      keyHash: key.hash,
-      keyTokenDigest: key.tokenDigest,
+      ...owner,
       createdAt: now.toISOString(),
       lastSeenAt: now.toISOString(),
     });
-    return { token, key, csrfToken: csrfTokenOf(token), expiresAt: this.expiry(now.getTime()) };
+    return { token, now: now.getTime() };
   }
 
   /** The live session of a cookie's token; 401 when it is unknown, idle too long, or its key no longer authenticates. */
@@ -76,9 +94,19 @@ export class ConsoleSessions {
       await this.options.sessions.delete(digest);
       throw errors.invalidAuth('Console session expired; sign in again');
     }
+    const owner = row.memberId !== null ? await this.person(row.memberId, digest) : await this.key(row, digest);
+    let seen = lastSeen;
+    if (now - lastSeen >= this.touchEveryMs) {
+      await this.options.sessions.touch(digest, new Date(now).toISOString());
+      seen = now;
+    }
+    return { ...owner, csrfToken: csrfTokenOf(token), expiresAt: this.expiry(seen) };
+  }
+
+  private async key(row: ConsoleSessionRow, digest: string): Promise<{ key: KeyRecord; person: null }> {
     let key: KeyRecord;
     try {
-      key = await this.options.keys.authenticateDigest(row.keyTokenDigest);
+      key = await this.options.keys.authenticateDigest(row.keyTokenDigest ?? '');
     } catch (error) {
       // 401 (rotated, disabled, expired, deleted) ends the session; a store outage (503) does not.
       if (isStatus(error, 401)) await this.options.sessions.delete(digest);
@@ -88,12 +116,22 @@ export class ConsoleSessions {
       await this.options.sessions.delete(digest);
       throw errors.invalidAuth('Console session ended; sign in again');
     }
-    let seen = lastSeen;
-    if (now - lastSeen >= this.touchEveryMs) {
-      await this.options.sessions.touch(digest, new Date(now).toISOString());
-      seen = now;
+    return { key, person: null };
+  }
+
+  /** A person's session lives only while the member exists and is not disabled (checked on every use). */
+  private async person(memberId: string, digest: string): Promise<{ key: null; person: Person }> {
+    const member = await this.options.members.findById(memberId);
+    if (member === null || member.disabledAt !== null) {
+      await this.options.sessions.delete(digest);
+      throw errors.invalidAuth('Console session ended: this member was disabled');
     }
-    return { key, csrfToken: csrfTokenOf(token), expiresAt: this.expiry(seen) };
+    return { key: null, person: await loadPerson(member, this.options.people) };
+  }
+
+  /** Ends every session of a member at once (disabled or removed). */
+  endMemberSessions(memberId: string): Promise<number> {
+    return this.options.sessions.deleteForMember(memberId);
   }
 
   async signOut(token: string): Promise<void> {

@@ -14,6 +14,7 @@ import type {
   KeyAssignmentRecord,
   MemberAssignmentRecord,
 } from './types.js';
+import { assignMoving } from './assignment-moves.js';
 import { checkLimitPair, toPatch, type ModelLookup } from './validate.js';
 import { apiFieldNames, auditedWrite } from '../audit/record.js';
 import type { AuditRepository, WriteContext } from '../audit/types.js';
@@ -173,7 +174,11 @@ export class GuardrailService {
     }));
     return this.changed(
       auditedWrite(this.deps, ctx, async (repos) => ({
-        result: await repos.guardrails.assignKeys(rows),
+        result: await assignMoving(
+          repos,
+          { kind: 'keys', guardrailId: guardrail.id, rows },
+          { ctx, clock: this.deps.clock },
+        ),
         entry: entry('guardrail.keys.assign', guardrail.id, { key_hashes: unique }),
       })),
       guardrail.id,
@@ -220,7 +225,11 @@ export class GuardrailService {
     }));
     return this.changed(
       auditedWrite(this.deps, ctx, async (repos) => ({
-        result: await repos.guardrails.assignMembers(rows),
+        result: await assignMoving(
+          repos,
+          { kind: 'members', guardrailId: guardrail.id, rows },
+          { ctx, clock: this.deps.clock },
+        ),
         entry: entry('guardrail.members.assign', guardrail.id, { member_user_ids: unique }),
       })),
       guardrail.id,

@@ -28,6 +28,7 @@ const patchFields = (p: KeyPatch): Record<string, unknown> => ({
   limit: p.limit,
   limit_reset: p.limitReset,
   include_byok_in_limit: p.includeByokInLimit,
+  expires_at: p.expiresAt,
 });
 
 /** The fields of a key that an audit record shows (never its token or digest). */
@@ -142,8 +143,15 @@ export class KeyService {
     return record;
   }
 
-  async update(hash: string, patch: KeyPatch, ctx: WriteContext): Promise<KeyRecord> {
+  async update(hash: string, input: KeyPatch, ctx: WriteContext): Promise<KeyRecord> {
     await this.get(hash);
+    const patch = { ...input };
+    if (patch.expiresAt !== undefined && patch.expiresAt !== null) {
+      const at = Date.parse(patch.expiresAt);
+      if (at <= this.deps.clock.now().getTime())
+        throw errors.invalidRequest('expires_at must be in the future', { field: 'expires_at' });
+      patch.expiresAt = new Date(at).toISOString();
+    }
     const updated = await this.audited(ctx, { action: 'key.update', hash, changes: patchFields(patch) }, (repos) =>
       repos.keys.update(hash, patch, this.deps.clock.now().toISOString()),
     );

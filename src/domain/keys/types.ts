@@ -43,6 +43,8 @@ export interface KeyPatch {
   limit?: number | null;
   limitReset?: LimitReset | null;
   includeByokInLimit?: boolean;
+  /** ISO-8601, in the future; null: never expires. */
+  expiresAt?: string | null;
 }
 
 export interface KeyListQuery {

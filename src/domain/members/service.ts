@@ -4,7 +4,7 @@ import { newUserId } from '../common/ids.js';
 import type { Page, PageResult } from '../common/page.js';
 import { recordAudit } from '../audit/record.js';
 import type { AuditRepository, WriteContext } from '../audit/types.js';
-import type { MemberRecord, MemberRepository, OrgRole } from './types.js';
+import type { MemberPatch, MemberRecord, MemberRepository, OrgRole } from './types.js';
 
 export interface NewMemberInput {
   email: string;
@@ -41,6 +41,26 @@ export class MemberService {
       await recordAudit(
         repos.audit,
         { action: 'member.create', targetType: 'member', targetId: member.id, changes },
+        { ctx, clock: this.deps.clock },
+      );
+      return member;
+    });
+  }
+
+  /** Sets a member's organization role and/or disables (or re-enables) them; 404 for an unknown member. */
+  async update(id: string, change: { role?: OrgRole; disabled?: boolean }, ctx: WriteContext): Promise<MemberRecord> {
+    const before = await this.deps.members.findById(id);
+    if (before === null) throw errors.notFound(`No member ${id}`);
+    const patch: MemberPatch = {};
+    if (change.role !== undefined) patch.role = change.role;
+    if (change.disabled !== undefined && change.disabled !== (before.disabledAt !== null))
+      patch.disabledAt = change.disabled ? this.deps.clock.now().toISOString() : null;
+    return this.deps.transaction(async (repos) => {
+      const member = await repos.members.update(id, patch);
+      if (member === null) throw errors.notFound(`No member ${id}`);
+      await recordAudit(
+        repos.audit,
+        { action: 'member.update', targetType: 'member', targetId: id, changes: { ...change } },
         { ctx, clock: this.deps.clock },
       );
       return member;

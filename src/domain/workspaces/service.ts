@@ -11,6 +11,7 @@ import type {
   WorkspacePatch,
   WorkspaceRecord,
   WorkspaceRepository,
+  WorkspaceRole,
   WorkspaceSettings,
 } from './types.js';
 
@@ -123,8 +124,12 @@ export class WorkspaceService {
     const workspace = await this.get(ref);
     if (workspace.isDefault) throw errors.invalidRequest('The default workspace cannot be deleted');
     await this.audited(ctx, async (repos) => {
-      if ((await repos.keys.countActiveInWorkspace(workspace.id, this.now())) > 0) {
-        throw errors.conflict('This workspace still has active API keys; disable or delete them first');
+      const active = await repos.keys.countActiveInWorkspace(workspace.id, this.now());
+      if (active > 0) {
+        throw errors.conflict(
+          `Workspace ${workspace.slug} still owns ${active} active API key(s); disable or delete them first`,
+          { reason: 'active_keys', active_key_count: active, workspace_id: workspace.id },
+        );
       }
       await repos.keys.deleteInWorkspace(workspace.id);
       await repos.workspaces.delete(workspace.id);
@@ -135,18 +140,49 @@ export class WorkspaceService {
   async listMembers(ref: string, page: Page): Promise<PageResult<WorkspaceMemberRecord>> {
     const workspace = await this.get(ref);
     if (!workspace.isDefault) return this.deps.workspaces.listMembers(workspace.id, page);
-    // Every organization member belongs to the default workspace implicitly.
+    // Every organization member belongs to the default workspace implicitly, with the role set
+    // there explicitly if any.
     const { rows, total } = await this.deps.members.list(page);
+    const explicit = await this.deps.workspaces.listMembers(workspace.id, { offset: 0, limit: 10_000 });
+    const roles = new Map(explicit.rows.map((r) => [r.userId, r.role]));
     return {
       total,
       rows: rows.map((m) => ({
         id: membershipId(workspace.id, m.id),
         workspaceId: workspace.id,
         userId: m.id,
-        role: m.role === 'org:admin' ? 'admin' : 'member',
+        role: roles.get(m.id) ?? (m.role === 'org:member' ? 'member' : 'admin'),
         createdAt: m.createdAt,
       })),
     };
+  }
+
+  /**
+   * Sets one member's role in a workspace (in the default workspace too, where it overrides the
+   * implicit `member`); a member not yet in a workspace is added with that role.
+   */
+  async setMemberRole(
+    ref: string,
+    userId: string,
+    role: WorkspaceRole,
+    ctx: WriteContext,
+  ): Promise<WorkspaceMemberRecord> {
+    const workspace = await this.get(ref);
+    if ((await this.deps.members.findById(userId)) === null) throw errors.notFound(`No member ${userId}`);
+    const row: WorkspaceMemberRecord = {
+      id: membershipId(workspace.id, userId),
+      workspaceId: workspace.id,
+      userId,
+      role,
+      createdAt: this.now(),
+    };
+    return this.audited(ctx, async (repos) => {
+      const [saved] = await repos.workspaces.upsertMembers([row]);
+      return {
+        result: saved ?? row,
+        entry: this.entry('workspace.members.set_role', workspace.id, { user_id: userId, role }),
+      };
+    });
   }
 
   async addMembers(ref: string, userIds: string[], ctx: WriteContext): Promise<WorkspaceMemberRecord[]> {
@@ -172,7 +208,7 @@ export class WorkspaceService {
               id: membershipId(workspace.id, m.id),
               workspaceId: workspace.id,
               userId: m.id,
-              role: m.role === 'org:admin' ? 'admin' : 'member',
+              role: m.role === 'org:member' ? 'member' : 'admin',
               createdAt: now,
             },
           ],

@@ -1,4 +1,7 @@
-export type WorkspaceRole = 'admin' | 'member';
+/** Per workspace, most to least: `admin` (keys, guardrails, presets, members), `member` (own keys), `viewer` (read-only). */
+export type WorkspaceRole = 'admin' | 'member' | 'viewer';
+
+export const WORKSPACE_ROLES: readonly WorkspaceRole[] = ['admin', 'member', 'viewer'];
 
 export interface WorkspaceRecord {
   id: string;
@@ -47,4 +50,6 @@ export interface WorkspaceRepository {
   upsertMembers(rows: WorkspaceMemberRecord[]): Promise<WorkspaceMemberRecord[]>;
   removeMembers(workspaceId: string, userIds: string[]): Promise<number>;
   isMember(workspaceId: string, userId: string): Promise<boolean>;
+  /** Every explicit membership of one member (the default workspace's only when a role was set there). */
+  rolesOf(userId: string): Promise<{ workspaceId: string; role: WorkspaceRole }[]>;
 }

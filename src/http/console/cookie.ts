@@ -21,7 +21,7 @@ export function sessionCookie(request: Pick<FastifyRequest, 'headers'>): string 
 }
 
 /** Whether the request reached us over HTTPS (directly or through a proxy that says so). */
-function overHttps(request: Pick<FastifyRequest, 'headers' | 'protocol'>): boolean {
+export function overHttps(request: Pick<FastifyRequest, 'headers' | 'protocol'>): boolean {
   if (request.protocol === 'https') return true;
   const forwarded = request.headers['x-forwarded-proto'];
   const first = (Array.isArray(forwarded) ? forwarded[0] : forwarded)?.split(',')[0]?.trim().toLowerCase();

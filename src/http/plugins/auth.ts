@@ -2,14 +2,46 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { errors } from '../../errors/index.js';
 import type { KeyAuthenticator } from '../../domain/keys/authenticator.js';
 import type { KeyKind, KeyRecord } from '../../domain/keys/types.js';
-import type { ConsoleSessions } from '../../domain/console/sessions.js';
+import type { ConsoleSession, ConsoleSessions } from '../../domain/console/sessions.js';
+import type { Person } from '../../domain/console/person.js';
 import { CSRF_HEADER, sessionCookie } from '../console/cookie.js';
+import { authorizePerson, type PermissionLookups } from '../permissions/enforce.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
-    /** The key that authenticated this request; set by the scope's onRequest hook. */
+    /**
+     * The key that authenticated this request; set by the scope's onRequest hook. For a person's
+     * console session it is the stand-in of `personPrincipal`.
+     */
     principal: KeyRecord;
+    /** The member behind a console session signed in by single sign-on; null otherwise. */
+    person: Person | null;
   }
+}
+
+/**
+ * What handlers see as the principal of a person's session: management-level (the permission
+ * table has already narrowed what the person may do), acting as the member (`creatorUserId`),
+ * in the default workspace, and with no key hash (a person holds no key).
+ */
+export function personPrincipal(person: Person): KeyRecord {
+  return {
+    hash: '',
+    tokenDigest: '',
+    kind: 'management',
+    name: person.member.email,
+    label: '',
+    workspaceId: person.defaultWorkspaceId,
+    creatorUserId: person.member.id,
+    disabled: false,
+    limit: null,
+    limitReset: null,
+    includeByokInLimit: false,
+    expiresAt: null,
+    externalUser: null,
+    createdAt: person.member.createdAt,
+    updatedAt: null,
+  };
 }
 
 /** Which keys a route scope admits. */
@@ -49,7 +81,7 @@ function admits(level: AuthLevel, kind: KeyKind): boolean {
  * header; null when there is no session cookie. The cookie counts only with the session's
  * anti-CSRF header (403 otherwise), and only where `requireKey` passes `sessions`.
  */
-function sessionKey(request: FastifyRequest, sessions: ConsoleSessions): Promise<KeyRecord> | null {
+function sessionKey(request: FastifyRequest, sessions: ConsoleSessions): Promise<ConsoleSession> | null {
   if (request.headers.authorization !== undefined) return null;
   const token = sessionCookie(request);
   if (token === undefined) return null;
@@ -58,7 +90,7 @@ function sessionKey(request: FastifyRequest, sessions: ConsoleSessions): Promise
     return Promise.reject(
       errors.forbidden('CSRF token missing or invalid: send the X-CSRF-Token header of your session'),
     );
-  return sessions.resume(token).then((session) => session.key);
+  return sessions.resume(token);
 }
 
 /**
@@ -71,18 +103,33 @@ export function requireKey(
   authenticator: KeyAuthenticator,
   level: AuthLevel,
   sessions?: ConsoleSessions,
+  permissions?: { lookups: PermissionLookups; prefix: string },
 ): void {
   scope.decorateRequest('principal', null as unknown as KeyRecord);
+  scope.decorateRequest('person', null);
+  if (permissions !== undefined)
+    // Before validation (the body is parsed by then): a person without the role learns nothing
+    // about the route's input rules, and is refused before any handler runs.
+    scope.addHook('preValidation', (request: FastifyRequest, _reply: FastifyReply, done: (error?: Error) => void) => {
+      if (request.person === null) {
+        done();
+        return;
+      }
+      authorizePerson(request, request.person, permissions).then(() => done(), done);
+    });
   // Callback style: one promise per request (the authenticator's), not a second for an async hook.
   scope.addHook('onRequest', (request: FastifyRequest, _reply: FastifyReply, done: (error?: Error) => void) => {
     const viaSession = sessions === undefined || level === 'api' ? null : sessionKey(request, sessions);
     if (viaSession !== null) {
-      viaSession.then((record) => {
-        if (!admits(level, record.kind)) {
+      viaSession.then((session) => {
+        const record = session.person !== null ? personPrincipal(session.person) : session.key;
+        // A person is only ever admitted where the permission table is consulted.
+        if (record === null || !admits(level, record.kind) || (session.person !== null && permissions === undefined)) {
           done(errors.managementOnly());
           return;
         }
         request.principal = record;
+        request.person = session.person;
         done();
       }, done);
       return;

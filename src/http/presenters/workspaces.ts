@@ -33,7 +33,14 @@ export function presentWorkspaceMember(m: WorkspaceMemberRecord): Static<typeof 
 }
 
 export function presentMember(m: MemberRecord): Static<typeof MemberObject> {
-  return { email: m.email, first_name: m.firstName, id: m.id, last_name: m.lastName, role: m.role };
+  return {
+    email: m.email,
+    first_name: m.firstName,
+    id: m.id,
+    last_name: m.lastName,
+    role: m.role,
+    disabled: m.disabledAt !== null,
+  };
 }
 
 /** Wire body (snake_case, all optional) → domain patch. */

@@ -15,6 +15,7 @@ import { errorResponses } from '../schemas/common.js';
 import type { App } from '../types.js';
 import { GenerationObject, presentGeneration } from './generation.js';
 import { Type, type Static } from '@sinclair/typebox';
+import { Nullable } from '../../canonical/schema-helpers.js';
 
 const tags = ['Analytics'];
 
@@ -130,14 +131,26 @@ export function analyticsReadRoutes(app: App, services: Services): void {
       operationId: 'getGenerationById',
       summary: 'One generation in the shape of GET /generation (an API key: only its own)',
       params: GenerationIdParams,
-      response: { 200: Type.Object({ data: GenerationObject }), ...errorResponses(401, 403, 404, 500) },
+      response: {
+        200: Type.Object({
+          data: GenerationObject,
+          // Beside `data` (which keeps GET /generation's shape): the key that made the call, so a
+          // reader shows its name; null once the key is deleted.
+          key: Nullable(Type.Object({ hash: Type.String(), name: Type.String(), label: Type.String() })),
+        }),
+        ...errorResponses(401, 403, 404, 500),
+      },
     },
     handler: async (request) => {
       const found = await services.store.ledger.findGeneration(request.params.id);
       const principal = request.principal;
       if (found === null || (principal.kind !== 'management' && found.keyHash !== principal.hash))
         throw errors.notFound('Generation not found');
-      return { data: presentGeneration(found) };
+      const key = await services.store.keys.findByHash(found.keyHash);
+      return {
+        data: presentGeneration(found),
+        key: key === null ? null : { hash: key.hash, name: key.name, label: key.label },
+      };
     },
   });
 }

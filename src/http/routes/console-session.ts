@@ -1,36 +1,20 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { ConsoleSession } from '../../domain/console/sessions.js';
 import { errors, isGatewayError } from '../../errors/index.js';
 import type { Services } from '../../services.js';
 import { clearSessionCookie, sessionCookie, sessionSetCookie, type CookieSecure } from '../console/cookie.js';
 import { errorResponses } from '../schemas/common.js';
+import { presentSession } from '../presenters/console-session.js';
 import { SessionEnvelope, SignInBody, SignedOut } from '../schemas/console.js';
 import type { App } from '../types.js';
 
 const tags = ['Console'];
 const security: Record<string, string[]>[] = [];
 
-function present(session: ConsoleSession, idleMs: number) {
-  return {
-    data: {
-      csrf_token: session.csrfToken,
-      key: {
-        hash: session.key.hash,
-        name: session.key.name,
-        label: session.key.label,
-        workspace_id: session.key.workspaceId,
-      },
-      idle_timeout_ms: idleMs,
-      expires_at: session.expiresAt,
-    },
-  };
-}
-
 /**
  * Console sign-in (public routes: they authenticate themselves). A management key is exchanged
  * for a session cookie; failed attempts are counted per client address and throttled with 429.
  */
-export function consoleSessionRoutes(app: App, services: Services, cookieSecure: CookieSecure): void {
+export function consoleSessionRoutes(app: App, services: Services, cookieSecure: CookieSecure, keySignIn = true): void {
   const sessions = services.consoleSessions;
   const throttle = services.signInThrottle;
   const clear = (request: FastifyRequest, reply: FastifyReply) =>
@@ -46,6 +30,7 @@ export function consoleSessionRoutes(app: App, services: Services, cookieSecure:
       response: { 200: SessionEnvelope, ...errorResponses(400, 401, 403, 429, 500) },
     },
     handler: async (request, reply) => {
+      if (!keySignIn) throw errors.forbidden('Management-key sign-in is switched off: sign in with SSO');
       const waitMs = throttle.retryAfterMs(request.ip);
       if (waitMs > 0) {
         const seconds = Math.ceil(waitMs / 1000);
@@ -54,7 +39,7 @@ export function consoleSessionRoutes(app: App, services: Services, cookieSecure:
       try {
         const signedIn = await sessions.signIn(request.body.key);
         reply.header('set-cookie', sessionSetCookie(request, cookieSecure, signedIn.token));
-        return present(signedIn, sessions.idleMs);
+        return presentSession(signedIn, sessions.idleMs);
       } catch (error) {
         if (isGatewayError(error) && (error.status === 401 || error.status === 403)) throttle.recordFailure(request.ip);
         throw error;
@@ -74,7 +59,7 @@ export function consoleSessionRoutes(app: App, services: Services, cookieSecure:
       const token = sessionCookie(request);
       if (token === undefined) throw errors.invalidAuth('Not signed in');
       try {
-        return present(await sessions.resume(token), sessions.idleMs);
+        return presentSession(await sessions.resume(token), sessions.idleMs);
       } catch (error) {
         if (isGatewayError(error) && error.status === 401) clear(request, reply);
         throw error;

@@ -105,6 +105,7 @@ export function keyManagementRoutes(app: App, services: Services): void {
           limit: b.limit,
           limitReset: b.limit_reset,
           includeByokInLimit: b.include_byok_in_limit,
+          expiresAt: b.expires_at,
         },
         writeContext(request),
       );

@@ -89,7 +89,10 @@ export function presetReadRoutes(app: App, presets: PresetService): void {
 export function presetWriteRoutes(app: App, presets: PresetService): void {
   /** A new version from a chat body: the create routes differ only in how they read theirs. */
   const saveFrom = async (
-    request: Pick<FastifyRequest, 'principal'> & { params: { slug: string }; query: { workspace_id?: string } },
+    request: Pick<FastifyRequest, 'principal' | 'person'> & {
+      params: { slug: string };
+      query: { workspace_id?: string };
+    },
     body: Readonly<Record<string, unknown>>,
   ) => {
     const workspaceId = await presets.workspaceFor(request.principal, request.query.workspace_id);

@@ -99,6 +99,7 @@ export const UpdateKeyBody = Type.Object(
     limit: Type.Optional(Nullable(Type.Number({ minimum: 0 }))),
     limit_reset: Type.Optional(Nullable(LimitResetSchema)),
     include_byok_in_limit: Type.Optional(Type.Boolean()),
+    expires_at: Type.Optional(Nullable(Type.String({ format: 'date-time' }))),
   },
   { additionalProperties: false },
 );

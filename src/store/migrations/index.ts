@@ -9,8 +9,9 @@ import * as m007 from './007-audit-log.js';
 import * as m008 from './008-console.js';
 import * as m009 from './009-rate-limits.js';
 import * as m010 from './010-daily-rollups.js';
-import * as m014 from './014-callers-and-stored-responses.js';
+import * as m012 from './012-console-roles.js';
 import * as m013 from './013-refusals-retention.js';
+import * as m014 from './014-callers-and-stored-responses.js';
 
 /**
  * Versioned migrations, compiled into the binary (no directory scanning at run time).
@@ -27,8 +28,9 @@ const migrations: Record<string, Migration> = {
   '008-console': m008,
   '009-rate-limits': m009,
   '010-daily-rollups': m010,
-  '014-callers-and-stored-responses': m014,
+  '012-console-roles': m012,
   '013-refusals-retention': m013,
+  '014-callers-and-stored-responses': m014,
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -11,6 +11,7 @@ export function createConsoleSessionRepository(db: Kysely<Database>): ConsoleSes
           token_digest: row.tokenDigest,
           key_hash: row.keyHash,
           key_token_digest: row.keyTokenDigest,
+          member_id: row.memberId,
           created_at: row.createdAt,
           last_seen_at: row.lastSeenAt,
         })
@@ -27,6 +28,7 @@ export function createConsoleSessionRepository(db: Kysely<Database>): ConsoleSes
         tokenDigest: row.token_digest,
         keyHash: row.key_hash,
         keyTokenDigest: row.key_token_digest,
+        memberId: row.member_id,
         createdAt: row.created_at,
         lastSeenAt: row.last_seen_at,
       };
@@ -41,6 +43,10 @@ export function createConsoleSessionRepository(db: Kysely<Database>): ConsoleSes
     },
     async delete(tokenDigest) {
       await db.deleteFrom('console_sessions').where('token_digest', '=', tokenDigest).execute();
+    },
+    async deleteForMember(memberId) {
+      const result = await db.deleteFrom('console_sessions').where('member_id', '=', memberId).executeTakeFirst();
+      return Number(result.numDeletedRows);
     },
     async deleteIdleSince(before) {
       const result = await db.deleteFrom('console_sessions').where('last_seen_at', '<', before).executeTakeFirst();

@@ -102,6 +102,7 @@ export function createKeyRepository(db: Kysely<Database>): KeyRepository {
       if (patch.limit !== undefined) values.limit_usd = patch.limit;
       if (patch.limitReset !== undefined) values.limit_reset = patch.limitReset;
       if (patch.includeByokInLimit !== undefined) values.include_byok_in_limit = toFlag(patch.includeByokInLimit);
+      if (patch.expiresAt !== undefined) values.expires_at = patch.expiresAt;
       const row = await db
         .updateTable('api_keys')
         .set(values)

@@ -11,6 +11,7 @@ function toRecord(row: Selectable<MembersTable>): MemberRecord {
     lastName: row.last_name,
     role: row.role,
     createdAt: row.created_at,
+    disabledAt: row.disabled_at,
   };
 }
 
@@ -26,6 +27,7 @@ export function createMemberRepository(db: Kysely<Database>): MemberRepository {
           last_name: m.lastName,
           role: m.role,
           created_at: m.createdAt,
+          disabled_at: m.disabledAt ?? null,
         })
         .returningAll()
         .executeTakeFirstOrThrow();
@@ -43,6 +45,14 @@ export function createMemberRepository(db: Kysely<Database>): MemberRepository {
       if (ids.length === 0) return [];
       const rows = await db.selectFrom('members').select('id').where('id', 'in', ids).execute();
       return rows.map((r) => r.id);
+    },
+    async update(id, patch) {
+      const set: { role?: MembersTable['role']; disabled_at?: string | null } = {};
+      if (patch.role !== undefined) set.role = patch.role;
+      if (patch.disabledAt !== undefined) set.disabled_at = patch.disabledAt;
+      if (Object.keys(set).length === 0) return this.findById(id);
+      const row = await db.updateTable('members').set(set).where('id', '=', id).returningAll().executeTakeFirst();
+      return row === undefined ? null : toRecord(row);
     },
     async list(page) {
       const [rows, count] = await Promise.all([

@@ -164,5 +164,13 @@ export function createWorkspaceRepository(db: Kysely<Database>): WorkspaceReposi
         .executeTakeFirst();
       return row !== undefined;
     },
+    async rolesOf(userId) {
+      const rows = await db
+        .selectFrom('workspace_members')
+        .select(['workspace_id', 'role'])
+        .where('user_id', '=', userId)
+        .execute();
+      return rows.map((r) => ({ workspaceId: r.workspace_id, role: r.role }));
+    },
   };
 }

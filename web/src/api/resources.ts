@@ -1,7 +1,17 @@
 // Reads several pages use. Lists that page by offset are read whole up to a bound, since the console
 // shows them as pickers; the bound keeps one page load small on a large install.
 import { get } from './client.js';
-import type { Guardrail, Key, Member, Model, Page, Provider, Workspace } from './types.js';
+import type {
+  Guardrail,
+  Key,
+  KeyAssignment,
+  Member,
+  MemberAssignment,
+  Model,
+  Page,
+  Provider,
+  Workspace,
+} from './types.js';
 
 const PICKER_BOUND = 1000;
 
@@ -53,4 +63,16 @@ export async function listProviders(signal?: AbortSignal): Promise<Provider[]> {
 export function memberName(m: Member): string {
   const name = [m.first_name, m.last_name].filter((x) => x !== null && x !== '').join(' ');
   return name === '' ? m.email : `${name} <${m.email}>`;
+}
+
+/** Which guardrail each key and member holds directly (key hash / member id → guardrail id). */
+export async function listAssignments(signal?: AbortSignal) {
+  const [keys, members] = await Promise.all([
+    readAll<KeyAssignment>('/guardrails/assignments/keys', 100, {}, signal),
+    readAll<MemberAssignment>('/guardrails/assignments/members', 100, {}, signal),
+  ]);
+  return {
+    keys: new Map(keys.map((a) => [a.key_hash, a.guardrail_id])),
+    members: new Map(members.map((a) => [a.user_id, a.guardrail_id])),
+  };
 }

@@ -10,6 +10,30 @@ export interface SessionInfo {
   expires_at: string | null;
   /** The management key behind the session (never its token). */
   key: { hash: string; name: string; label: string; workspace_id: string } | null;
+  /** The member behind a single sign-on session, with the console roles they hold. */
+  person: SessionPerson | null;
+}
+
+export interface SessionPerson {
+  member_id: string;
+  email: string;
+  name: string | null;
+  org_role: 'owner' | 'admin' | null;
+  default_workspace_id: string;
+  workspace_roles: { workspace_id: string; role: 'admin' | 'member' | 'viewer' }[];
+}
+
+/** Which sign-in methods the server offers (single sign-on, the management key). */
+export async function signInMethods(): Promise<{ sso: boolean; key_sign_in: boolean }> {
+  try {
+    const res = await get<{ data: { sso: boolean; key_sign_in: boolean } }>('/console/auth', {
+      ignoreUnauthorized: true,
+    });
+    return res.data;
+  } catch {
+    // An older server without the route: the management key only.
+    return { sso: false, key_sign_in: true };
+  }
 }
 
 /** Exchanges the management key for a session; throws ApiError (401 wrong key, 429 throttled). */
@@ -48,5 +72,10 @@ export async function signOut(): Promise<void> {
 function unwrap(res: { data?: SessionInfo } & Partial<SessionInfo>): SessionInfo {
   const info = res.data ?? res;
   if (typeof info.csrf_token !== 'string') throw new ApiError(500, 'The sign-in answer carried no CSRF token', null);
-  return { csrf_token: info.csrf_token, expires_at: info.expires_at ?? null, key: info.key ?? null };
+  return {
+    csrf_token: info.csrf_token,
+    expires_at: info.expires_at ?? null,
+    key: info.key ?? null,
+    person: info.person ?? null,
+  };
 }

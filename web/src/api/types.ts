@@ -49,6 +49,8 @@ export interface Member {
   first_name: string | null;
   last_name: string | null;
   role: string;
+  /** Disabled members cannot sign in to the console. */
+  disabled?: boolean;
 }
 
 export interface WorkspaceMember {
@@ -205,4 +207,13 @@ export interface Provider {
   slug: string;
   headquarters: string | null;
   datacenters: string[] | null;
+}
+
+export interface AuditRecord {
+  id: string;
+  created_at: string;
+  action: string;
+  target: { type: string; id: string };
+  actor: { type: string; member_id: string | null; email: string | null; key_hash: string | null };
+  changes: Record<string, unknown> | null;
 }

@@ -59,3 +59,21 @@ export function useAction(): {
   }, []);
   return { busy, error, run, clear: () => setError(null) };
 }
+
+// A status message handed to the page a navigation opens (pages start fresh on every route, so
+// "created" would otherwise be lost with the form that made it).
+let pendingFlash: string | null = null;
+
+export function flashNext(message: string): void {
+  pendingFlash = message;
+}
+
+/** A page's status message, starting with the one flashed by the navigation that opened it. */
+export function useFlash(): [string | null, (message: string | null) => void] {
+  const [message, setMessage] = useState<string | null>(() => {
+    const first = pendingFlash;
+    pendingFlash = null;
+    return first;
+  });
+  return [message, setMessage];
+}

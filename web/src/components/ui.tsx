@@ -1,6 +1,7 @@
 import type { ComponentChildren } from 'preact';
 import { useEffect, useId, useRef, useState } from 'preact/hooks';
 import { ApiError, messageOf } from '../api/client.js';
+import type { Loaded } from './hooks.js';
 
 /** An error from the API (its envelope message) or a network failure, announced to screen readers. */
 export function ErrorBox({ error }: { error: unknown }) {
@@ -110,4 +111,81 @@ export function fieldError(error: unknown, name: string): string | null {
   if (error instanceof ApiError && error.field !== null && (error.field === name || error.field.startsWith(`${name}[`)))
     return error.message;
   return null;
+}
+
+/**
+ * The state of a load: its error with a Retry button (a network error or a 5xx can pass), or
+ * "Loading …" while nothing has arrived yet; never both at once.
+ */
+export function LoadStatus({ state, what }: { state: Loaded<unknown>; what: string }) {
+  if (state.error !== null)
+    return (
+      <div class="alert error" role="alert">
+        {state.error}{' '}
+        <button type="button" onClick={state.reload} disabled={state.loading}>
+          Retry<span class="skip"> loading {what}</span>
+        </button>
+      </div>
+    );
+  if (state.loading && state.data === null) return <Loading what={what} />;
+  return null;
+}
+
+/** A long name cut to one line with an ellipsis; the whole text is in the title (and read out). */
+export function Truncated({ text, class: cls }: { text: string; class?: string }) {
+  return (
+    <span class={`trunc${cls === undefined ? '' : ` ${cls}`}`} title={text}>
+      {text}
+    </span>
+  );
+}
+
+/** A status banner after a change succeeded ("Saved …"); nothing when there is no message. */
+export function Notice({ text }: { text: string | null }) {
+  if (text === null) return null;
+  return (
+    <p class="alert ok" role="status">
+      {text}
+    </p>
+  );
+}
+
+/**
+ * A required text field marked invalid when a 400 names `field`. No maxLength: the browser would cut
+ * a pasted value silently, while the API refuses one over its limit with a message.
+ */
+export function TextField(props: {
+  label: string;
+  field: string;
+  value: string;
+  onInput: (value: string) => void;
+  err: unknown;
+  hint?: string;
+}) {
+  return (
+    <label>
+      {props.label}
+      <input
+        required
+        value={props.value}
+        onInput={(e) => props.onInput(e.currentTarget.value)}
+        aria-invalid={fieldError(props.err, props.field) !== null}
+      />
+      {props.hint === undefined ? null : <span class="muted small">{props.hint}</span>}
+    </label>
+  );
+}
+
+/** A dialog form's submit and Cancel buttons. */
+export function FormActions(props: { submit: string; disabled: boolean; onCancel: () => void }) {
+  return (
+    <p class="row">
+      <button class="primary" type="submit" disabled={props.disabled}>
+        {props.submit}
+      </button>
+      <button type="button" onClick={props.onCancel}>
+        Cancel
+      </button>
+    </p>
+  );
 }

@@ -1,12 +1,13 @@
-import { useState } from 'preact/hooks';
 import { get } from '../api/client.js';
 import type { GenerationPage } from '../api/analytics.js';
 import { listKeys, listModels, listProviders, listWorkspaces } from '../api/resources.js';
 import { useLoad } from '../components/hooks.js';
+import { CursorPager, useCursorTrail } from '../components/CursorPager.js';
 import { ms, num, usd, when } from '../components/format.js';
-import { Badge, ErrorBox, Loading } from '../components/ui.js';
+import { Badge, LoadStatus } from '../components/ui.js';
 import { href, navigate, type Route } from '../router.js';
 import { GenerationDetail } from './GenerationDetail.js';
+import { ActivityExport } from './ActivityExport.js';
 
 const FILTERS = ['range', 'from', 'to', 'key', 'model', 'provider', 'status', 'http_status', 'flagged'] as const;
 type Filters = Record<(typeof FILTERS)[number], string>;
@@ -45,10 +46,8 @@ export function Activity({ route }: { route: Route }) {
   const detailId = route.segments[1];
   const f = filtersOf(route);
   const filterKey = FILTERS.map((k) => f[k]).join('|');
-  // Cursors of the pages before the current one, so "Newer" can go back without a reverse query.
-  const [trail, setTrail] = useState<{ filterKey: string; cursors: (string | null)[] }>({ filterKey, cursors: [null] });
-  const cursors = trail.filterKey === filterKey ? trail.cursors : [null];
-  const cursor = cursors[cursors.length - 1] ?? null;
+  const trail = useCursorTrail(filterKey);
+  const cursor = trail.cursor;
   const page = useLoad(
     (signal) => get<GenerationPage>('/generations', { query: queryOf(f, cursor), signal }),
     [filterKey, cursor],
@@ -138,9 +137,10 @@ export function Activity({ route }: { route: Route }) {
           { value: 'false', label: 'not flagged' },
         ])}
         <a href="#/activity">Clear filters</a>
+        <ActivityExport query={queryOf(f, null)} />
       </form>
-      <ErrorBox error={page.error ?? pickers.error} />
-      {page.loading && page.data === null ? <Loading what="generations" /> : null}
+      <LoadStatus state={page} what="generations" />
+      <LoadStatus state={pickers} what="the filters' choices" />
       <div class="table-wrap">
         <table aria-describedby="activity-hint">
           <thead>
@@ -210,23 +210,7 @@ export function Activity({ route }: { route: Route }) {
         Select a time to open the generation. Prompt and completion text is never stored or shown.
       </p>
       {page.data !== null && page.data.data.length === 0 ? <p>No generations match these filters.</p> : null}
-      <nav class="row" aria-label="Pages">
-        <button
-          type="button"
-          disabled={cursors.length <= 1}
-          onClick={() => setTrail({ filterKey, cursors: cursors.slice(0, -1) })}
-        >
-          ← Newer
-        </button>
-        <span class="muted">Page {cursors.length}</span>
-        <button
-          type="button"
-          disabled={page.data?.next_cursor === null || page.data === null}
-          onClick={() => setTrail({ filterKey, cursors: [...cursors, page.data?.next_cursor ?? null] })}
-        >
-          Older →
-        </button>
-      </nav>
+      <CursorPager trail={trail} next={page.data === null ? undefined : page.data.next_cursor} />
     </section>
   );
 }

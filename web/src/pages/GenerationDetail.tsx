@@ -2,7 +2,9 @@ import { get } from '../api/client.js';
 import type { Generation, Refusal } from '../api/types.js';
 import { useLoad } from '../components/hooks.js';
 import { ms, num, usd, when } from '../components/format.js';
-import { Badge, ErrorBox, Loading } from '../components/ui.js';
+import { Badge, LoadStatus } from '../components/ui.js';
+import { listWorkspaces } from '../api/resources.js';
+import { href } from '../router.js';
 
 /** A refusal's status, code, message and the rule, guardrail or budget it names. */
 function refusalRows(r: Refusal | null | undefined): [string, preact.ComponentChildren][] {
@@ -23,14 +25,34 @@ function refusalRows(r: Refusal | null | undefined): [string, preact.ComponentCh
 
 /** One generation's record (never its prompt or completion text). */
 export function GenerationDetail({ id, back }: { id: string; back: string }) {
-  const g = useLoad((signal) => get<{ data: Generation }>(`/generations/${encodeURIComponent(id)}`, { signal }), [id]);
+  const g = useLoad(
+    (signal) =>
+      get<{ data: Generation; key: { hash: string; name: string; label: string } | null }>(
+        `/generations/${encodeURIComponent(id)}`,
+        { signal },
+      ),
+    [id],
+  );
+  const workspaces = useLoad((signal) => listWorkspaces(signal), []);
   const d = g.data?.data;
+  const key = g.data?.key ?? null;
+  const workspace = (workspaces.data ?? []).find((w) => w.id === d?.workspace_id);
   const rows: [string, preact.ComponentChildren][] =
     d === undefined
       ? []
       : [
           ['Time (UTC)', when(d.created_at)],
           ...refusalRows(d.refusal),
+          [
+            'Key',
+            key === null ? (
+              <span class="muted">deleted key</span>
+            ) : (
+              <a href={href('/keys', { workspace: workspace?.slug, hash: key.hash })}>
+                {key.name} ({key.label})
+              </a>
+            ),
+          ],
           ['Model', <code>{d.model}</code>],
           ['Provider', d.provider_name ?? '—'],
           ['API', d.api_type ?? '—'],
@@ -44,7 +66,14 @@ export function GenerationDetail({ id, back }: { id: string; back: string }) {
           ['Cost', usd(d.total_cost)],
           ['Latency', ms(d.latency)],
           ['Generation time', ms(d.generation_time)],
-          ['Workspace', d.workspace_id ?? '—'],
+          [
+            'Workspace',
+            workspace === undefined ? (
+              (d.workspace_id ?? '—')
+            ) : (
+              <a href={href(`/workspaces/${workspace.slug}`)}>{workspace.name}</a>
+            ),
+          ],
           ['Preset', d.preset_id ?? '—'],
           ['Request id', d.request_id ?? '—'],
           ['Upstream id', d.upstream_id ?? '—'],
@@ -70,10 +99,8 @@ export function GenerationDetail({ id, back }: { id: string; back: string }) {
       <h1 id="gen-title">
         Generation <code>{id}</code>
       </h1>
-      <ErrorBox error={g.error} />
-      {d === undefined ? (
-        <Loading what="the generation" />
-      ) : (
+      <LoadStatus state={g} what="the generation" />
+      {d === undefined ? null : (
         <div class="grid2">
           <div class="panel">
             <table>

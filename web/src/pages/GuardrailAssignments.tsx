@@ -1,14 +1,39 @@
 import { useState } from 'preact/hooks';
 import { get, post } from '../api/client.js';
-import { memberName } from '../api/resources.js';
-import type { Guardrail, Key, KeyAssignment, Member, MemberAssignment, Page } from '../api/types.js';
+import { listAssignments, memberName } from '../api/resources.js';
+import type { Guardrail, Key, KeyAssignment, Member, MemberAssignment, Page, Workspace } from '../api/types.js';
 import { useAction, useLoad } from '../components/hooks.js';
 import { ErrorBox } from '../components/ui.js';
 import { href } from '../router.js';
 
+export interface GuardrailAssignmentsProps {
+  guardrail: Guardrail;
+  keys: Key[];
+  members: Member[];
+  /** Every guardrail and workspace, to name where a key or member is now. */
+  guardrails: Guardrail[];
+  workspaces: Workspace[];
+}
+
+/** The warning under a picker: assigning moves the pick off the guardrail it holds. */
+function MoveWarning({ from, what }: { from: string | null; what: string }) {
+  if (from === null) return null;
+  return (
+    <p class="warn-text small" role="status" data-testid="move-warning">
+      Assigning moves {what} from “{from}” to this guardrail.
+    </p>
+  );
+}
+
 /** Which keys and members this guardrail governs; assigning moves a key or member here. */
-export function GuardrailAssignments(props: { guardrail: Guardrail; keys: Key[]; members: Member[] }) {
+export function GuardrailAssignments(props: GuardrailAssignmentsProps) {
   const id = props.guardrail.id;
+  const held = useLoad((s) => listAssignments(s), [id]);
+  const guardrailName = (gid: string | undefined) =>
+    gid === undefined ? null : (props.guardrails.find((g) => g.id === gid)?.name ?? gid);
+  const workspaceName = (wid: string) => props.workspaces.find((w) => w.id === wid)?.name ?? wid;
+  /** The other guardrail a key or member holds now (null: none, or this one). */
+  const elsewhere = (gid: string | undefined) => (gid === undefined || gid === id ? null : guardrailName(gid));
   const keysA = useLoad(
     (s) => get<Page<KeyAssignment>>(`/guardrails/${id}/assignments/keys`, { query: { limit: 100 }, signal: s }),
     [id],
@@ -25,13 +50,18 @@ export function GuardrailAssignments(props: { guardrail: Guardrail; keys: Key[];
   const assignedMembers = new Set((membersA.data?.data ?? []).map((a) => a.user_id));
 
   const change = async (path: string, body: unknown, reload: () => void) => {
-    if ((await action.run(() => post(`/guardrails/${id}/assignments/${path}`, body))) !== undefined) reload();
+    if ((await action.run(() => post(`/guardrails/${id}/assignments/${path}`, body))) !== undefined) {
+      reload();
+      held.reload();
+    }
   };
+  const keyFrom = keyPick === '' ? null : elsewhere(held.data?.keys.get(keyPick));
+  const memberFrom = memberPick === '' ? null : elsewhere(held.data?.members.get(memberPick));
 
   return (
     <div class="panel">
       <h2>Assignments</h2>
-      <ErrorBox error={action.error ?? keysA.error ?? membersA.error} />
+      <ErrorBox error={action.error ?? keysA.error ?? membersA.error ?? held.error} />
       <div class="grid2">
         <div>
           <h3>Keys</h3>
@@ -60,7 +90,8 @@ export function GuardrailAssignments(props: { guardrail: Guardrail; keys: Key[];
                   .filter((k) => !assignedKeys.has(k.hash))
                   .map((k) => (
                     <option key={k.hash} value={k.hash}>
-                      {k.name} ({k.label})
+                      {k.name} ({k.label}) · workspace {workspaceName(k.workspace_id)} · guardrail{' '}
+                      {guardrailName(held.data?.keys.get(k.hash)) ?? 'none'}
                     </option>
                   ))}
               </select>
@@ -73,6 +104,7 @@ export function GuardrailAssignments(props: { guardrail: Guardrail; keys: Key[];
               Assign key
             </button>
           </div>
+          <MoveWarning from={keyFrom} what="this key" />
         </div>
         <div>
           <h3>Members</h3>
@@ -104,7 +136,7 @@ export function GuardrailAssignments(props: { guardrail: Guardrail; keys: Key[];
                   .filter((m) => !assignedMembers.has(m.id))
                   .map((m) => (
                     <option key={m.id} value={m.id}>
-                      {memberName(m)}
+                      {memberName(m)} · guardrail {guardrailName(held.data?.members.get(m.id)) ?? 'none'}
                     </option>
                   ))}
               </select>
@@ -119,6 +151,7 @@ export function GuardrailAssignments(props: { guardrail: Guardrail; keys: Key[];
               Assign member
             </button>
           </div>
+          <MoveWarning from={memberFrom} what="this member" />
         </div>
       </div>
     </div>

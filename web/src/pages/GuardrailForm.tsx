@@ -75,8 +75,8 @@ export function GuardrailForm({ initial, workspaces, models, providers, onSaved 
   const up = <K extends keyof typeof g>(k: K, v: (typeof g)[K]) => setG((s) => ({ ...s, [k]: v }));
   const livePatternError = Object.entries(patternErrors).some(([i, e]) => Number(i) < g.customs.length && e !== null);
 
-  const modelOptions = models.map((m) => ({ value: m.canonical_slug, label: `${m.name} (${m.id})` }));
-  const providerOptions = providers.map((p) => ({ value: p.slug, label: p.name }));
+  const modelOptions = models.map((m) => ({ value: m.canonical_slug, label: `${m.name} (${m.id})`, aliases: [m.id] }));
+  const providerOptions = providers.map((p) => ({ value: p.slug, label: p.name, aliases: [p.name] }));
 
   const submit = async (e: Event) => {
     e.preventDefault();
@@ -149,6 +149,7 @@ export function GuardrailForm({ initial, workspaces, models, providers, onSaved 
           value={g.allowed_models}
           onChange={(v) => up('allowed_models', v)}
           options={modelOptions}
+          noun="model"
           invalid={fieldError(err, 'allowed_models')}
         />
         <ListPicker
@@ -156,6 +157,7 @@ export function GuardrailForm({ initial, workspaces, models, providers, onSaved 
           value={g.ignored_models}
           onChange={(v) => up('ignored_models', v)}
           options={modelOptions}
+          noun="model"
           invalid={fieldError(err, 'ignored_models')}
         />
         <ListPicker
@@ -163,6 +165,7 @@ export function GuardrailForm({ initial, workspaces, models, providers, onSaved 
           value={g.allowed_providers}
           onChange={(v) => up('allowed_providers', v)}
           options={providerOptions}
+          noun="provider"
           allowOther
         />
         <ListPicker
@@ -170,6 +173,7 @@ export function GuardrailForm({ initial, workspaces, models, providers, onSaved 
           value={g.ignored_providers}
           onChange={(v) => up('ignored_providers', v)}
           options={providerOptions}
+          noun="provider"
           allowOther
         />
       </div>

@@ -2,9 +2,9 @@ import { useState } from 'preact/hooks';
 import { del, get } from '../api/client.js';
 import { listGuardrails, listKeys, listMembers, listModels, listProviders, listWorkspaces } from '../api/resources.js';
 import type { Guardrail } from '../api/types.js';
-import { useAction, useLoad } from '../components/hooks.js';
+import { flashNext, useAction, useFlash, useLoad } from '../components/hooks.js';
 import { usd, when } from '../components/format.js';
-import { ErrorBox, Loading, Modal } from '../components/ui.js';
+import { ErrorBox, LoadStatus, Modal, Truncated } from '../components/ui.js';
 import { href, navigate, type Route } from '../router.js';
 import { GuardrailAssignments } from './GuardrailAssignments.js';
 import { GuardrailForm } from './GuardrailForm.js';
@@ -31,16 +31,20 @@ export function Guardrails({ route }: { route: Route }) {
         : get<{ data: Guardrail }>(`/guardrails/${sub}`, { signal: s }).then((r) => r.data),
     [sub],
   );
-  const [saved, setSaved] = useState<string | null>(null);
+  const [saved, setSaved] = useFlash();
   const [confirmDelete, setConfirmDelete] = useState(false);
   const action = useAction();
   const wsName = (id: string) => ctx.data?.workspaces.find((w) => w.id === id)?.name ?? id;
 
   const afterSave = (g: Guardrail, created: boolean) => {
-    setSaved(created ? `Guardrail “${g.name}” created.` : `Saved at ${when(g.updated_at)}.`);
     list.reload();
-    if (created) navigate(`/guardrails/${g.id}`);
-    else one.reload();
+    if (created) {
+      flashNext(`Guardrail “${g.name}” created.`);
+      navigate(`/guardrails/${g.id}`);
+    } else {
+      setSaved(`Saved at ${when(g.updated_at)}.`);
+      one.reload();
+    }
   };
 
   if (sub !== undefined) {
@@ -58,10 +62,10 @@ export function Guardrails({ route }: { route: Route }) {
             {saved}
           </div>
         )}
-        <ErrorBox error={one.error ?? ctx.error ?? action.error} />
-        {ctx.data === null || (sub !== 'new' && g === null) ? (
-          <Loading what="the guardrail" />
-        ) : (
+        <LoadStatus state={one} what="the guardrail" />
+        <LoadStatus state={ctx} what="workspaces, models and keys" />
+        <ErrorBox error={action.error} />
+        {ctx.data === null || (sub !== 'new' && g === null) ? null : (
           <>
             <div class="panel">
               <GuardrailForm
@@ -76,7 +80,13 @@ export function Guardrails({ route }: { route: Route }) {
             {g === null ? null : (
               <>
                 <GuardrailTry guardrailId={g.id} />
-                <GuardrailAssignments guardrail={g} keys={ctx.data.keys} members={ctx.data.members} />
+                <GuardrailAssignments
+                  guardrail={g}
+                  keys={ctx.data.keys}
+                  members={ctx.data.members}
+                  guardrails={list.data ?? []}
+                  workspaces={ctx.data.workspaces}
+                />
                 <div class="panel">
                   <h2>Delete</h2>
                   <button type="button" class="danger" onClick={() => setConfirmDelete(true)}>
@@ -124,8 +134,7 @@ export function Guardrails({ route }: { route: Route }) {
           New guardrail
         </a>
       </p>
-      <ErrorBox error={list.error} />
-      {list.data === null ? <Loading what="guardrails" /> : null}
+      <LoadStatus state={list} what="guardrails" />
       <div class="table-wrap">
         <table>
           <thead>
@@ -142,10 +151,14 @@ export function Guardrails({ route }: { route: Route }) {
             {(list.data ?? []).map((g) => (
               <tr key={g.id}>
                 <th scope="row">
-                  <a href={href(`/guardrails/${g.id}`)}>{g.name}</a>
+                  <a href={href(`/guardrails/${g.id}`)}>
+                    <Truncated text={g.name} />
+                  </a>
                   {g.description === null ? null : <div class="muted small">{g.description}</div>}
                 </th>
-                <td>{wsName(g.workspace_id)}</td>
+                <td>
+                  <Truncated text={wsName(g.workspace_id)} />
+                </td>
                 <td>{g.limit_usd === null ? '—' : `${usd(g.limit_usd)} ${g.reset_interval ?? 'lifetime'}`}</td>
                 <td>{(g.content_filter_builtins?.length ?? 0) + (g.content_filters?.length ?? 0)}</td>
                 <td class="small">

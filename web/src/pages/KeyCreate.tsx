@@ -1,8 +1,9 @@
 import { useState } from 'preact/hooks';
 import { post } from '../api/client.js';
-import type { Created, Guardrail, Key, LimitReset, Workspace } from '../api/types.js';
+import type { Created, Guardrail, Key, Workspace } from '../api/types.js';
+import { KeyLimitFields, type KeyLimits } from './KeyLimitFields.js';
 import { useAction } from '../components/hooks.js';
-import { ErrorBox, fieldError } from '../components/ui.js';
+import { ErrorBox, TextField, FormActions } from '../components/ui.js';
 
 export interface KeyCreateProps {
   workspaces: Workspace[];
@@ -16,9 +17,8 @@ export interface KeyCreateProps {
 export function KeyCreate(props: KeyCreateProps) {
   const [name, setName] = useState('');
   const [workspace, setWorkspace] = useState(props.workspaceId);
-  const [limit, setLimit] = useState('');
-  const [reset, setReset] = useState<LimitReset | ''>('');
-  const [expires, setExpires] = useState('');
+  const [limits, setLimits] = useState<KeyLimits>({ limit: '', reset: '', expires: '' });
+  const { limit, reset, expires } = limits;
   const [guardrail, setGuardrail] = useState('');
   const action = useAction();
 
@@ -41,16 +41,7 @@ export function KeyCreate(props: KeyCreateProps) {
     <form onSubmit={(e) => void submit(e)}>
       <ErrorBox error={err} />
       <div class="row">
-        <label>
-          Name
-          <input
-            required
-            maxLength={200}
-            value={name}
-            onInput={(e) => setName(e.currentTarget.value)}
-            aria-invalid={fieldError(err, 'name') !== null}
-          />
-        </label>
+        <TextField label="Name" field="name" value={name} onInput={setName} err={err} />
         <label>
           Workspace
           <select value={workspace} onChange={(e) => setWorkspace(e.currentTarget.value)}>
@@ -62,38 +53,7 @@ export function KeyCreate(props: KeyCreateProps) {
           </select>
         </label>
       </div>
-      <div class="row">
-        <label>
-          Limit (USD)
-          <input
-            type="number"
-            min="0"
-            step="0.01"
-            value={limit}
-            onInput={(e) => setLimit(e.currentTarget.value)}
-            aria-invalid={fieldError(err, 'limit') !== null}
-          />
-        </label>
-        <label>
-          Limit resets
-          <select value={reset} onChange={(e) => setReset(e.currentTarget.value as LimitReset | '')}>
-            <option value="">never</option>
-            <option value="daily">daily</option>
-            <option value="weekly">weekly</option>
-            <option value="monthly">monthly</option>
-          </select>
-        </label>
-        <label>
-          Expires (UTC)
-          <input
-            type="datetime-local"
-            step="1"
-            value={expires}
-            onInput={(e) => setExpires(e.currentTarget.value)}
-            aria-invalid={fieldError(err, 'expires_at') !== null}
-          />
-        </label>
-      </div>
+      <KeyLimitFields value={limits} onChange={setLimits} err={err} />
       <div class="row">
         <label>
           Guardrail
@@ -107,14 +67,7 @@ export function KeyCreate(props: KeyCreateProps) {
           </select>
         </label>
       </div>
-      <p class="row">
-        <button class="primary" type="submit" disabled={action.busy}>
-          Create key
-        </button>
-        <button type="button" onClick={props.onCancel}>
-          Cancel
-        </button>
-      </p>
+      <FormActions submit={'Create key'} disabled={action.busy} onCancel={props.onCancel} />
     </form>
   );
 }

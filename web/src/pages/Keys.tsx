@@ -1,16 +1,18 @@
 import { useState } from 'preact/hooks';
 import { del, patch, post } from '../api/client.js';
-import { listGuardrails, listKeys, listWorkspaces } from '../api/resources.js';
+import { listGuardrails, listKeys, listMembers, listWorkspaces, memberName } from '../api/resources.js';
 import type { Created, Key } from '../api/types.js';
 import { useAction, useLoad } from '../components/hooks.js';
 import { usd, when } from '../components/format.js';
-import { Badge, ErrorBox, Loading, Meter, Modal, TokenReveal } from '../components/ui.js';
+import { Badge, ErrorBox, LoadStatus, Meter, Modal, TokenReveal, Truncated, Notice } from '../components/ui.js';
 import { href, navigate, type Route } from '../router.js';
 import { KeyCreate } from './KeyCreate.js';
+import { KeyEdit } from './KeyEdit.js';
 
 type Dialog =
   | { kind: 'none' }
   | { kind: 'create' }
+  | { kind: 'edit'; key: Key }
   | { kind: 'token'; title: string; token: string }
   | { kind: 'confirm-rotate'; key: Key }
   | { kind: 'confirm-delete'; key: Key };
@@ -27,8 +29,12 @@ export function Keys({ route }: { route: Route }) {
   const creator = route.query.get('creator');
   const focusHash = route.query.get('hash');
   const meta = useLoad(async (signal) => {
-    const [workspaces, guardrails] = await Promise.all([listWorkspaces(signal), listGuardrails(signal)]);
-    return { workspaces, guardrails };
+    const [workspaces, guardrails, members] = await Promise.all([
+      listWorkspaces(signal),
+      listGuardrails(signal),
+      listMembers(signal),
+    ]);
+    return { workspaces, guardrails, members };
   }, []);
   const workspaces = meta.data?.workspaces ?? [];
   const workspace = workspaces.find((w) => w.id === workspaceParam || w.slug === workspaceParam) ?? workspaces[0];
@@ -38,9 +44,12 @@ export function Keys({ route }: { route: Route }) {
   );
   const [dialog, setDialog] = useState<Dialog>({ kind: 'none' });
   const action = useAction();
+  const [saved, setSaved] = useState<string | null>(null);
   const setQuery = (next: Record<string, string | null>) =>
     navigate('/keys', { workspace: workspace?.slug, q, creator, hash: focusHash, ...next });
 
+  const creatorMember = meta.data?.members.find((m) => m.id === creator);
+  const creatorName = creatorMember === undefined ? <code>{creator}</code> : memberName(creatorMember);
   const needle = q.toLowerCase();
   const shown = (keys.data ?? []).filter(
     (k) =>
@@ -73,8 +82,10 @@ export function Keys({ route }: { route: Route }) {
   return (
     <section aria-labelledby="keys-title">
       <h1 id="keys-title">API keys</h1>
-      <ErrorBox error={meta.error ?? keys.error} />
+      <LoadStatus state={meta} what="workspaces and guardrails" />
+      <LoadStatus state={keys} what="keys" />
       <ErrorBox error={action.error} />
+      <Notice text={saved} />
       <div class="row panel">
         <label>
           Workspace
@@ -100,15 +111,8 @@ export function Keys({ route }: { route: Route }) {
         </label>
         {creator !== null || focusHash !== null ? (
           <span>
-            Showing{' '}
-            {creator !== null ? (
-              <>
-                keys created by <code>{creator}</code>
-              </>
-            ) : (
-              <>one key</>
-            )}
-            . <a href={href('/keys', { workspace: workspace?.slug })}>Show all</a>
+            Showing {creator !== null ? <>keys created by {creatorName}</> : <>one key</>}.{' '}
+            <a href={href('/keys', { workspace: workspace?.slug })}>Show all</a>
           </span>
         ) : null}
         <span class="spacer" />
@@ -121,7 +125,6 @@ export function Keys({ route }: { route: Route }) {
           Create key
         </button>
       </div>
-      {keys.loading && keys.data === null ? <Loading what="keys" /> : null}
       <div class="table-wrap">
         <table>
           <caption class="skip">API keys of the workspace</caption>
@@ -142,7 +145,9 @@ export function Keys({ route }: { route: Route }) {
             {shown.map((k) => (
               <tr key={k.hash} data-key-hash={k.hash}>
                 <td>
-                  <strong>{k.name}</strong>
+                  <strong>
+                    <Truncated text={k.name} />
+                  </strong>
                   <div class="muted small mono">{k.hash.slice(0, 12)}</div>
                 </td>
                 <td class="mono">{k.label}</td>
@@ -162,6 +167,13 @@ export function Keys({ route }: { route: Route }) {
                 <td class="small">{when(k.expires_at)}</td>
                 <td>
                   <div class="row">
+                    <button
+                      type="button"
+                      onClick={() => setDialog({ kind: 'edit', key: k })}
+                      aria-label={`Edit ${k.name}`}
+                    >
+                      Edit
+                    </button>
                     <button
                       type="button"
                       onClick={() => setDialog({ kind: 'confirm-rotate', key: k })}
@@ -206,6 +218,23 @@ export function Keys({ route }: { route: Route }) {
             }}
           />
         )}
+      </Modal>
+      <Modal
+        title={dialog.kind === 'edit' ? `Edit “${dialog.key.name}”` : ''}
+        open={dialog.kind === 'edit'}
+        onClose={() => setDialog({ kind: 'none' })}
+      >
+        {dialog.kind === 'edit' ? (
+          <KeyEdit
+            keyRecord={dialog.key}
+            onCancel={() => setDialog({ kind: 'none' })}
+            onSaved={(k) => {
+              setDialog({ kind: 'none' });
+              setSaved(`Saved “${k.name}”.`);
+              keys.reload();
+            }}
+          />
+        ) : null}
       </Modal>
       <Modal
         title={dialog.kind === 'token' ? dialog.title : ''}

@@ -1,9 +1,10 @@
 import { useState } from 'preact/hooks';
 import { endpointHealth, type EndpointHealth } from '../api/analytics.js';
+import { get } from '../api/client.js';
 import { listModels, listProviders } from '../api/resources.js';
 import { useLoad } from '../components/hooks.js';
 import { ms, num, pct } from '../components/format.js';
-import { Badge, ErrorBox, Loading } from '../components/ui.js';
+import { Badge, LoadStatus } from '../components/ui.js';
 
 /** Price per token (a decimal string) → USD per million tokens. */
 function perMillion(v: string | number | undefined): string {
@@ -21,13 +22,40 @@ type EndpointRow = EndpointHealth & {
   provider_name?: string;
 };
 
+interface CatalogEndpoint {
+  tag: string;
+  pricing: { prompt: string; completion: string };
+}
+
+/**
+ * Health rows with the prices the catalog lists for each endpoint (`GET /models/{model}/endpoints`,
+ * matched by provider), read once per model shown.
+ */
+async function withPrices(rows: EndpointRow[], signal: AbortSignal): Promise<EndpointRow[]> {
+  const models = [...new Set(rows.filter((r) => r.pricing === undefined).map((r) => r.model))];
+  const listed = await Promise.all(
+    models.map((m) =>
+      get<{ data: { endpoints: CatalogEndpoint[] } }>(`/models/${m}/endpoints`, { signal }).then(
+        (r) => [m, r.data.endpoints] as const,
+        () => [m, [] as CatalogEndpoint[]] as const,
+      ),
+    ),
+  );
+  const byModel = new Map(listed);
+  return rows.map((r) => {
+    if (r.pricing !== undefined) return r;
+    const found = byModel.get(r.model)?.find((e) => e.tag === r.provider);
+    return found === undefined ? r : { ...r, pricing: found.pricing };
+  });
+}
+
 /** Models and providers: the catalog with prices, and each endpoint's live health. */
 export function Models() {
   const catalog = useLoad(async (s) => {
     const [models, providers] = await Promise.all([listModels(s), listProviders(s)]);
     return { models, providers };
   }, []);
-  const health = useLoad((s) => endpointHealth(s) as Promise<EndpointRow[]>, []);
+  const health = useLoad(async (s) => withPrices((await endpointHealth(s)) as EndpointRow[], s), []);
   const [q, setQ] = useState('');
   const needle = q.toLowerCase();
   const models = (catalog.data?.models ?? []).filter(
@@ -50,10 +78,9 @@ export function Models() {
           Refresh health
         </button>
       </div>
-      <ErrorBox error={catalog.error} />
+      <LoadStatus state={catalog} what="the catalog" />
       <h2>Endpoints and their health</h2>
-      <ErrorBox error={health.error} />
-      {health.data === null ? <Loading what="endpoint health" /> : null}
+      <LoadStatus state={health} what="endpoint health" />
       <div class="table-wrap">
         <table>
           <thead>
@@ -110,7 +137,6 @@ export function Models() {
         </table>
       </div>
       <h2>Model catalog</h2>
-      {catalog.data === null ? <Loading what="the catalog" /> : null}
       <div class="table-wrap">
         <table>
           <thead>

@@ -3,7 +3,7 @@ import { limits, usage, type GroupBy, type Usage, type UsageRange } from '../api
 import { Chart, type ChartSeries } from '../components/Chart.js';
 import { useLoad } from '../components/hooks.js';
 import { num, pct, usd } from '../components/format.js';
-import { ErrorBox, Loading, Meter } from '../components/ui.js';
+import { LoadStatus, Meter } from '../components/ui.js';
 import { href } from '../router.js';
 
 const GROUPS: { value: GroupBy; label: string }[] = [
@@ -66,10 +66,8 @@ export function Overview() {
           </select>
         </label>
       </div>
-      <ErrorBox error={u.error} />
-      {t === undefined ? (
-        <Loading what="usage" />
-      ) : (
+      <LoadStatus state={u} what="usage" />
+      {t === undefined ? null : (
         <div class="kpis">
           <div class="kpi">
             <div class="muted">Spend</div>
@@ -94,6 +92,7 @@ export function Overview() {
       )}
       {charts === null || u.data === null ? null : (
         <>
+          <h2>Over time</h2>
           <div class="grid2">
             <Chart title="Spend (USD)" buckets={u.data.buckets} series={charts.spend} format={fmtUsd} />
             <Chart title="Calls" buckets={u.data.buckets} series={charts.calls} format={fmtNum} />
@@ -139,10 +138,8 @@ export function Overview() {
         </>
       )}
       <h2>Closest to their limits</h2>
-      <ErrorBox error={l.error} />
-      {l.data === null ? (
-        <Loading what="limits" />
-      ) : (
+      <LoadStatus state={l} what="limits" />
+      {l.data === null ? null : (
         <div class="grid2">
           <div class="panel">
             <h3>Keys</h3>

@@ -1,45 +1,38 @@
 import { useState } from 'preact/hooks';
 import { get, patch } from '../api/client.js';
-import { listWorkspaces } from '../api/resources.js';
-import type { Page, Preset, PresetVersion, PresetWithVersion } from '../api/types.js';
-import { useAction, useLoad } from '../components/hooks.js';
+import { listMembers, listModels, listWorkspaces, memberName } from '../api/resources.js';
+import type { Member, Model, Page, Preset, PresetVersion, PresetWithVersion } from '../api/types.js';
+import { flashNext, useAction, useFlash, useLoad } from '../components/hooks.js';
 import { when } from '../components/format.js';
-import { diffLines, stableJson } from '../components/diff.js';
-import { Badge, ErrorBox, Loading } from '../components/ui.js';
+import { Badge, ErrorBox, LoadStatus, Modal, Truncated, Notice } from '../components/ui.js';
 import { href, navigate, type Route } from '../router.js';
 import { PresetPlayground } from './PresetPlayground.js';
+import { Diff, versionText } from './PresetDiff.js';
+import { PresetVersionForm } from './PresetVersionForm.js';
 
 const modelOf = (config: Record<string, unknown> | undefined): string => {
   const m = config?.['model'];
   return typeof m === 'string' ? m : '—';
 };
 
-const versionText = (v: PresetVersion) => `${stableJson(v.config)}\n--- system prompt ---\n${v.system_prompt}`;
+/** Members and models, for names in the history and the version form. */
+const useDirectory = () =>
+  useLoad(async (s) => {
+    const [members, models] = await Promise.all([listMembers(s), listModels(s)]);
+    return { members, models };
+  }, []);
 
-function Diff({ from, to }: { from: PresetVersion; to: PresetVersion }) {
-  const lines = diffLines(versionText(from), versionText(to));
-  const changed = lines.filter((l) => l.kind !== 'same').length;
-  return (
-    <>
-      <p class="muted small">
-        {changed === 0
-          ? 'The two versions are identical.'
-          : `${changed} changed line(s): removed lines are marked −, added +.`}
-      </p>
-      <pre class="diff" data-testid="preset-diff">
-        {lines.map((l, i) => (
-          <span key={i} class={l.kind === 'same' ? undefined : l.kind}>
-            {l.kind === 'add' ? '+ ' : l.kind === 'del' ? '− ' : '  '}
-            {l.text}
-            {'\n'}
-          </span>
-        ))}
-      </pre>
-    </>
-  );
-}
+const byName = (members: Member[] | undefined, id: string | null) => {
+  if (id === null) return '—';
+  const m = members?.find((x) => x.id === id);
+  return m === undefined ? id : memberName(m);
+};
 
 function PresetDetail({ slug, workspaceId }: { slug: string; workspaceId: string }) {
+  const dir = useDirectory();
+  const [message, setMessage] = useFlash();
+  const [editing, setEditing] = useState(false);
+  const [rollback, setRollback] = useState<number | null>(null);
   const q = { workspace_id: workspaceId };
   const preset = useLoad(
     (s) => get<{ data: PresetWithVersion }>(`/presets/${encodeURIComponent(slug)}`, { query: q, signal: s }),
@@ -62,11 +55,20 @@ function PresetDetail({ slug, workspaceId }: { slug: string; workspaceId: string
   const from = vs.find((v) => v.version === (pair.from ?? (latest === null ? null : latest - 1))) ?? null;
   const to = vs.find((v) => v.version === (pair.to ?? latest)) ?? null;
 
-  const designate = (version: number) =>
-    void action.run(async () => {
-      await patch(`/presets/${encodeURIComponent(slug)}`, { designated_version: version }, { query: q });
-      preset.reload();
-    });
+  const isRollback = current !== null && rollback !== null && rollback < current;
+  const designate = async (version: number) => {
+    const done = await action.run(() =>
+      patch(`/presets/${encodeURIComponent(slug)}`, { designated_version: version }, { query: q }),
+    );
+    setRollback(null);
+    if (done === undefined) return;
+    setMessage(
+      current !== null && version < current
+        ? `Rolled back to v${version}: calls to @preset/${slug} now use v${version}.`
+        : `v${version} is now designated: calls to @preset/${slug} use it.`,
+    );
+    preset.reload();
+  };
   const setStatus = (status: 'active' | 'archived') =>
     void action.run(async () => {
       await patch(`/presets/${encodeURIComponent(slug)}`, { status }, { query: q });
@@ -81,10 +83,11 @@ function PresetDetail({ slug, workspaceId }: { slug: string; workspaceId: string
       <h1 id="preset-title">
         Preset <code>{slug}</code>
       </h1>
-      <ErrorBox error={preset.error ?? versions.error ?? action.error} />
-      {p === undefined ? (
-        <Loading what="the preset" />
-      ) : (
+      <LoadStatus state={preset} what="the preset" />
+      <LoadStatus state={versions} what="the versions" />
+      <ErrorBox error={action.error} />
+      <Notice text={message} />
+      {p === undefined ? null : (
         <div class="panel row">
           <span>
             Status: <Badge tone={p.status === 'active' ? 'ok' : 'warn'}>{p.status}</Badge>
@@ -94,6 +97,9 @@ function PresetDetail({ slug, workspaceId }: { slug: string; workspaceId: string
             Model: <code>{modelOf(p.designated_version?.config)}</code>
           </span>
           <span class="spacer" />
+          <button type="button" class="primary" onClick={() => setEditing(true)}>
+            New version
+          </button>
           <button type="button" onClick={() => setStatus(p.status === 'active' ? 'archived' : 'active')}>
             {p.status === 'active' ? 'Archive' : 'Reactivate'}
           </button>
@@ -117,12 +123,14 @@ function PresetDetail({ slug, workspaceId }: { slug: string; workspaceId: string
                 <th scope="row">v{v.version}</th>
                 <td class="mono small">{modelOf(v.config)}</td>
                 <td class="small">{when(v.created_at)}</td>
-                <td class="small mono">{v.creator_id ?? '—'}</td>
+                <td class="small">
+                  <Truncated text={byName(dir.data?.members, v.creator_id)} />
+                </td>
                 <td>
                   {v.version === current ? (
                     <Badge tone="ok">designated</Badge>
                   ) : (
-                    <button type="button" disabled={action.busy} onClick={() => designate(v.version)}>
+                    <button type="button" disabled={action.busy} onClick={() => setRollback(v.version)}>
                       {current !== null && v.version < current ? 'Roll back' : 'Designate'} to v{v.version}
                     </button>
                   )}
@@ -150,8 +158,50 @@ function PresetDetail({ slug, workspaceId }: { slug: string; workspaceId: string
           </label>
         ))}
       </div>
-      {from === null || to === null ? <p class="muted">A diff needs two versions.</p> : <Diff from={from} to={to} />}
+      {from === null || to === null ? (
+        <p class="muted">A diff needs two versions.</p>
+      ) : (
+        <Diff from={versionText(from)} to={versionText(to)} />
+      )}
       {p === undefined ? null : <PresetPlayground slug={slug} />}
+      <Modal
+        title={`${isRollback ? 'Roll back' : 'Designate'} to v${rollback ?? ''}?`}
+        open={rollback !== null}
+        onClose={() => setRollback(null)}
+      >
+        <p>
+          Calls to <code>@preset/{slug}</code> use v{rollback} from the next request on (now v{current ?? '—'}). No
+          version is deleted; you can designate another one at any time.
+        </p>
+        <p class="row">
+          <button
+            type="button"
+            class="primary"
+            disabled={action.busy}
+            onClick={() => rollback !== null && void designate(rollback)}
+          >
+            {isRollback ? 'Roll back now' : 'Designate now'}
+          </button>
+          <button type="button" onClick={() => setRollback(null)}>
+            Cancel
+          </button>
+        </p>
+      </Modal>
+      <Modal title={`New version of ${slug}`} open={editing} onClose={() => setEditing(false)}>
+        <PresetVersionForm
+          workspaceId={workspaceId}
+          slug={slug}
+          designated={p?.designated_version ?? null}
+          models={dir.data?.models ?? []}
+          onCancel={() => setEditing(false)}
+          onSaved={(saved) => {
+            setEditing(false);
+            setMessage(`Saved v${saved.designated_version?.version ?? '?'}; it is now designated.`);
+            preset.reload();
+            versions.reload();
+          }}
+        />
+      </Modal>
     </section>
   );
 }
@@ -168,12 +218,16 @@ export function Presets({ route }: { route: Route }) {
         : get<Page<Preset>>('/presets', { query: { workspace_id: workspace.id, limit: 100 }, signal: s }),
     [workspace?.id],
   );
+  const [creating, setCreating] = useState(false);
+  const dir = useDirectory();
+  const models: Model[] = dir.data?.models ?? [];
   const slug = route.segments[1];
   if (slug !== undefined && workspace !== undefined) return <PresetDetail slug={slug} workspaceId={workspace.id} />;
   return (
     <section aria-labelledby="presets-title">
       <h1 id="presets-title">Presets</h1>
-      <ErrorBox error={ws.error ?? list.error} />
+      <LoadStatus state={ws} what="workspaces" />
+      <LoadStatus state={list} what="presets" />
       <div class="panel row">
         <label>
           Workspace
@@ -188,12 +242,27 @@ export function Presets({ route }: { route: Route }) {
             ))}
           </select>
         </label>
-        <p class="muted small">
-          New versions are created with <code>POST /api/v1/presets/&lt;slug&gt;/chat/completions</code> or{' '}
-          <code>switchyard presets create</code>.
-        </p>
+        <span class="spacer" />
+        <button type="button" class="primary" disabled={workspace === undefined} onClick={() => setCreating(true)}>
+          New preset
+        </button>
       </div>
-      {list.data === null ? <Loading what="presets" /> : null}
+      {workspace === undefined ? null : (
+        <Modal title="New preset" open={creating} onClose={() => setCreating(false)}>
+          <PresetVersionForm
+            workspaceId={workspace.id}
+            slug={null}
+            designated={null}
+            models={models}
+            onCancel={() => setCreating(false)}
+            onSaved={(saved) => {
+              setCreating(false);
+              flashNext(`Preset “${saved.name}” created with v1.`);
+              navigate(`/presets/${saved.slug}`, { workspace: workspace.id });
+            }}
+          />
+        </Modal>
+      )}
       <div class="table-wrap">
         <table>
           <thead>

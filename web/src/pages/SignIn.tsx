@@ -1,10 +1,18 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
-import { signIn, type SessionInfo } from '../api/session.js';
+import { signIn, signInMethods, type SessionInfo } from '../api/session.js';
 import { ErrorBox } from '../components/ui.js';
 import { ApiError } from '../api/client.js';
 
-/** Sign-in with a management key. The key lives in this form's state until it is sent, then is dropped. */
+/**
+ * Sign-in: with single sign-on when the server has it (a plain link: the server sends the browser
+ * to the identity provider), and with a management key unless that was switched off. The key
+ * lives in this form's state until it is sent, then is dropped.
+ */
 export function SignIn({ onSignedIn, notice }: { onSignedIn: (s: SessionInfo) => void; notice: string | null }) {
+  const [methods, setMethods] = useState<{ sso: boolean; key_sign_in: boolean } | null>(null);
+  useEffect(() => {
+    void signInMethods().then(setMethods);
+  }, []);
   const [key, setKey] = useState('');
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<unknown>(null);
@@ -42,28 +50,37 @@ export function SignIn({ onSignedIn, notice }: { onSignedIn: (s: SessionInfo) =>
           </div>
         )}
         <ErrorBox error={error} />
-        <form onSubmit={(e) => void submit(e)}>
-          <label>
-            Management key
-            <input
-              ref={input}
-              type="password"
-              name="management-key"
-              autocomplete="off"
-              spellcheck={false}
-              required
-              value={key}
-              onInput={(e) => setKey(e.currentTarget.value)}
-            />
-          </label>
-          <p class="muted small">
-            The key is sent once and exchanged for a session cookie that scripts cannot read. It is not stored in the
-            browser.
+        {methods?.sso === true ? (
+          <p>
+            <a class="button primary" href="/console/auth/login">
+              Sign in with SSO
+            </a>
           </p>
-          <button class="primary" type="submit" disabled={busy || key.trim() === ''}>
-            {busy ? 'Signing in…' : 'Sign in'}
-          </button>
-        </form>
+        ) : null}
+        {methods !== null && !methods.key_sign_in ? null : (
+          <form onSubmit={(e) => void submit(e)}>
+            <label>
+              Management key
+              <input
+                ref={input}
+                type="password"
+                name="management-key"
+                autocomplete="off"
+                spellcheck={false}
+                required
+                value={key}
+                onInput={(e) => setKey(e.currentTarget.value)}
+              />
+            </label>
+            <p class="muted small">
+              The key is sent once and exchanged for a session cookie that scripts cannot read. It is not stored in the
+              browser.
+            </p>
+            <button class="primary" type="submit" disabled={busy || key.trim() === ''}>
+              {busy ? 'Signing in…' : 'Sign in'}
+            </button>
+          </form>
+        )}
       </div>
     </main>
   );

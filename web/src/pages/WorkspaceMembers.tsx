@@ -3,8 +3,9 @@ import { ApiError, get, post } from '../api/client.js';
 import { memberName } from '../api/resources.js';
 import type { Member, Page, Workspace, WorkspaceMember } from '../api/types.js';
 import { useAction, useLoad } from '../components/hooks.js';
-import { ErrorBox, Loading } from '../components/ui.js';
+import { ErrorBox, LoadStatus } from '../components/ui.js';
 import { href } from '../router.js';
+import { MemberRole } from './MemberRole.js';
 
 /** A workspace's members: add from the organisation, remove (all or nothing: 409 names key holders). */
 export function WorkspaceMembers({ workspace, members }: { workspace: Workspace; members: Member[] }) {
@@ -88,8 +89,7 @@ export function WorkspaceMembers({ workspace, members }: { workspace: Workspace;
           {done}
         </div>
       )}
-      {list.loading && list.data === null ? <Loading what="members" /> : null}
-      <ErrorBox error={list.error} />
+      <LoadStatus state={list} what="members" />
       <table>
         <thead>
           <tr>
@@ -115,7 +115,15 @@ export function WorkspaceMembers({ workspace, members }: { workspace: Workspace;
                   )}
                 </td>
                 <td>{name}</td>
-                <td>{wm.role}</td>
+                <td>
+                  <MemberRole
+                    workspaceId={workspace.id}
+                    userId={wm.user_id}
+                    name={name}
+                    role={wm.role}
+                    onSaved={list.reload}
+                  />
+                </td>
               </tr>
             );
           })}

@@ -1,12 +1,13 @@
 import { useEffect, useState } from 'preact/hooks';
-import { patch, post } from '../api/client.js';
+import { ApiError, del, patch, post } from '../api/client.js';
 import { listMembers, listWorkspaces } from '../api/resources.js';
 import type { Workspace } from '../api/types.js';
-import { useAction, useLoad } from '../components/hooks.js';
+import { flashNext, useAction, useFlash, useLoad } from '../components/hooks.js';
 import { when } from '../components/format.js';
-import { ErrorBox, Loading, fieldError } from '../components/ui.js';
+import { ErrorBox, LoadStatus, Modal, Truncated, fieldError, Notice, TextField } from '../components/ui.js';
 import { href, navigate, type Route } from '../router.js';
 import { WorkspaceMembers } from './WorkspaceMembers.js';
+import { OrgMembers } from './OrgMembers.js';
 
 function WorkspaceForm(props: { initial: Workspace | null; onSaved: (w: Workspace) => void }) {
   const [name, setName] = useState(props.initial?.name ?? '');
@@ -33,16 +34,7 @@ function WorkspaceForm(props: { initial: Workspace | null; onSaved: (w: Workspac
     <form onSubmit={(e) => void submit(e)} aria-label={props.initial === null ? 'New workspace' : 'Edit workspace'}>
       <ErrorBox error={err} />
       <div class="row">
-        <label>
-          Name
-          <input
-            required
-            maxLength={100}
-            value={name}
-            onInput={(e) => setName(e.currentTarget.value)}
-            aria-invalid={fieldError(err, 'name') !== null}
-          />
-        </label>
+        <TextField label="Name" field="name" value={name} onInput={setName} err={err} hint="up to 100 characters" />
         <label>
           Slug
           <input
@@ -95,8 +87,49 @@ function NewMember({ onCreated }: { onCreated: () => void }) {
   );
 }
 
-/** Workspaces and members: create, edit, add and remove members. */
+/** Delete with confirmation; a refusal (409: it still owns active keys) shows why, with a link to them. */
+function WorkspaceDelete({ workspace, onDeleted }: { workspace: Workspace; onDeleted: () => void }) {
+  const [confirming, setConfirming] = useState(false);
+  const action = useAction();
+  const remove = async () => {
+    const done = await action.run(() => del(`/workspaces/${workspace.id}`));
+    setConfirming(false);
+    if (done !== undefined) onDeleted();
+  };
+  const refused = action.error instanceof ApiError && action.error.metadata?.['reason'] === 'active_keys';
+  return (
+    <div class="panel">
+      <h2>Delete this workspace</h2>
+      <ErrorBox error={action.error} />
+      {refused ? (
+        <p>
+          <a href={href('/keys', { workspace: workspace.slug })}>See the workspace's keys</a> to disable or delete them.
+        </p>
+      ) : null}
+      <button type="button" class="danger" onClick={() => setConfirming(true)}>
+        Delete workspace
+      </button>
+      <Modal title="Delete this workspace?" open={confirming} onClose={() => setConfirming(false)}>
+        <p>
+          “<Truncated text={workspace.name} />” is deleted with its memberships and its disabled or expired keys. A
+          workspace that still owns active keys is not deleted.
+        </p>
+        <p class="row">
+          <button type="button" class="danger" disabled={action.busy} onClick={() => void remove()}>
+            Delete workspace
+          </button>
+          <button type="button" onClick={() => setConfirming(false)}>
+            Cancel
+          </button>
+        </p>
+      </Modal>
+    </div>
+  );
+}
+
+/** Workspaces and members: create, edit, delete, add and remove members. */
 export function Workspaces({ route }: { route: Route }) {
+  const [flash] = useFlash();
   const ws = useLoad((signal) => listWorkspaces(signal), []);
   const members = useLoad((signal) => listMembers(signal), []);
   const selectedRef = route.segments[1];
@@ -104,7 +137,9 @@ export function Workspaces({ route }: { route: Route }) {
   return (
     <section aria-labelledby="ws-title">
       <h1 id="ws-title">Workspaces and members</h1>
-      <ErrorBox error={ws.error ?? members.error} />
+      <LoadStatus state={ws} what="workspaces" />
+      <LoadStatus state={members} what="members" />
+      <Notice text={flash} />
       <div class="panel">
         <h2>New workspace</h2>
         <WorkspaceForm
@@ -115,7 +150,6 @@ export function Workspaces({ route }: { route: Route }) {
           }}
         />
       </div>
-      {ws.data === null ? <Loading what="workspaces" /> : null}
       <div class="table-wrap">
         <table>
           <thead>
@@ -131,11 +165,13 @@ export function Workspaces({ route }: { route: Route }) {
               <tr key={w.id} aria-selected={selected?.id === w.id}>
                 <th scope="row">
                   <a href={href(`/workspaces/${w.slug}`)} aria-current={selected?.id === w.id ? 'true' : undefined}>
-                    {w.name}
+                    <Truncated text={w.name} />
                   </a>
                 </th>
                 <td class="mono">{w.slug}</td>
-                <td>{w.description ?? ''}</td>
+                <td>
+                  <Truncated text={w.description ?? ''} />
+                </td>
                 <td class="small">{when(w.created_at)}</td>
               </tr>
             ))}
@@ -147,7 +183,9 @@ export function Workspaces({ route }: { route: Route }) {
       ) : (
         <>
           <div class="panel">
-            <h2>Edit {selected.name}</h2>
+            <h2>
+              Edit <Truncated text={selected.name} />
+            </h2>
             <WorkspaceForm
               initial={selected}
               onSaved={(w) => {
@@ -157,8 +195,19 @@ export function Workspaces({ route }: { route: Route }) {
             />
           </div>
           <WorkspaceMembers workspace={selected} members={members.data ?? []} />
+          {selected.slug === 'default' ? null : (
+            <WorkspaceDelete
+              workspace={selected}
+              onDeleted={() => {
+                flashNext(`Workspace “${selected.name}” deleted.`);
+                ws.reload();
+                navigate('/workspaces');
+              }}
+            />
+          )}
           <div class="panel">
             <h2>Organisation members</h2>
+            <OrgMembers members={members.data ?? []} onSaved={members.reload} />
             <NewMember onCreated={members.reload} />
           </div>
         </>
