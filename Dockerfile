@@ -2,10 +2,11 @@
 #   docker run -p 8080:8080 -v switchyard-data:/data switchyard
 # The first start on an empty /data prints a management key once (`docker logs`). README, "Deploy".
 #
-# BASE_IMAGE: Node.js 20 on Debian bookworm with node, npm and node's headers under /usr/local
+# BASE_IMAGE: Node.js 24 (LTS) on Debian bookworm with node, npm and node's headers under /usr/local
 # (the official image's layout). CI, which cannot pull from Docker Hub, builds an equivalent from
-# Debian packages (scripts/image/build-base.sh) and passes it with --build-arg.
-ARG BASE_IMAGE=node:20-bookworm-slim
+# Debian packages (scripts/image/build-base.sh) and passes it with --build-arg. 24.18: later 24.x
+# releases abort better-sqlite3 12 when a statement is garbage-collected (scripts/node24.sh).
+ARG BASE_IMAGE=node:24.18-bookworm-slim
 
 # --- build stage: dependencies with the native addons compiled, TypeScript, production deps only ---
 FROM ${BASE_IMAGE} AS build

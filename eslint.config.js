@@ -8,20 +8,22 @@ const databases = ['pg', 'pg/*', 'better-sqlite3'];
 const drivers = ['undici', 'undici/*', ...databases];
 /** The OpenTelemetry SDK and API: only src/observability (and the wiring) use them; the gateway gets a port. */
 const telemetry = ['@opentelemetry/*'];
+/** The wire dialects' code; their registry (src/wire/index.ts, which imports nothing) is open to every layer. */
+const dialects = ['**/wire/*', '!**/wire/index.js', '**/wire/*/*'];
 
 /**
  * One `no-restricted-imports` block per layer: the src/ folders and packages its files may not import.
  * A file matches one layer only (ESLint would let a later block replace an earlier one's patterns).
  */
 function boundaries(layers) {
-  return layers.map(({ files, folders, packages, why }) => ({
+  return layers.map(({ files, folders, paths = [], packages, why }) => ({
     files: files.map((f) => `${f}/*.ts`),
     rules: {
       'no-restricted-imports': [
         'error',
         {
           patterns: [
-            { group: folders.flatMap((folder) => [`**/${folder}/*`, `**/${folder}`]), message: why },
+            { group: [...folders.flatMap((folder) => [`**/${folder}/*`, `**/${folder}`]), ...paths], message: why },
             { group: packages, message: why },
           ],
         },
@@ -68,14 +70,27 @@ export default tseslint.config(
     {
       files: ['src/canonical/**', 'src/domain/**', 'src/filters/**', 'src/catalog/**'],
       folders: ['gateway', 'http', 'store', 'providers', 'upstream'],
+      paths: dialects,
       packages: [...fastify, ...drivers, ...telemetry],
-      why: 'pure layers (canonical, domain, filters, catalog) reach neither up into the gateway or HTTP edge nor into a driver',
+      why: 'pure layers (canonical, domain, filters, catalog) reach neither up into the gateway, the HTTP edge or a wire dialect nor into a driver',
     },
     {
-      files: ['src/providers/**', 'src/upstream/**'],
+      files: ['src/wire/**'],
+      folders: ['domain', 'store', 'gateway', 'http', 'providers'],
+      packages: [...fastify, ...drivers, ...telemetry],
+      why: 'wire dialects translate between canonical calls and one format: they know nothing of keys, budgets, the store, the use case, the HTTP edge or the adapters that use them',
+    },
+    {
+      files: ['src/providers/**'],
       folders: ['domain', 'store', 'gateway', 'http'],
       packages: [...fastify, ...databases, ...telemetry],
-      why: 'wire formats and transport know nothing of keys, budgets, the store or the HTTP edge',
+      why: 'adapters (a dialect over the transport) know nothing of keys, budgets, the store or the HTTP edge',
+    },
+    {
+      files: ['src/upstream/**'],
+      folders: ['domain', 'store', 'gateway', 'http', 'providers', 'wire'],
+      packages: [...fastify, ...databases, ...telemetry],
+      why: 'the transport (pools, auth, framing) knows no dialect, adapter, key, budget, store or HTTP edge',
     },
     {
       files: ['src/gateway/**'],
@@ -86,6 +101,7 @@ export default tseslint.config(
     {
       files: ['src/store/**'],
       folders: ['gateway', 'http', 'providers', 'upstream'],
+      paths: dialects,
       packages: [...fastify, 'undici'],
       why: 'the store implements repositories; it knows no gateway, HTTP edge or upstream',
     },

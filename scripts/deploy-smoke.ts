@@ -7,6 +7,7 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { get } from 'node:http';
 import { generateToken } from '../src/domain/keys/tokens.js';
 import { createDatabase, freePort, startPostgres, type PostgresServer } from '../test/harness/postgres.js';
 import { withTimeout } from '../test/harness/env.js';
@@ -80,6 +81,46 @@ async function servedBy(replica: Replica, token: string): Promise<number> {
   return [...text.matchAll(/^switchyard_model_calls_total\{[^}]*\} (\d+)/gm)].reduce((n, m) => n + Number(m[1]), 0);
 }
 
+/** GET /key with `token` from the loopback address `from` (a client of its own to nginx). */
+function keyStatusFrom(lb: { api: string }, from: string, token: string): Promise<number> {
+  const url = new URL(`${lb.api}/key`);
+  return new Promise((resolve, reject) => {
+    const options = {
+      host: url.hostname,
+      port: url.port,
+      path: url.pathname,
+      localAddress: from,
+      agent: false,
+      headers: { authorization: `Bearer ${token}` },
+    };
+    get(options, (res) => {
+      res.resume();
+      res.on('end', () => resolve(res.statusCode ?? 0));
+    }).on('error', reject);
+  });
+}
+
+/**
+ * Two clients on different loopback addresses: the first sends bogus tokens until every replica
+ * throttles it (a whole batch answered 429); the second's bogus token is still a plain 401, and
+ * the first's valid key works. Shows the replicas count the client nginx names, not nginx.
+ */
+async function clientsApart(lb: { api: string }, token: string): Promise<void> {
+  const [noisy, quiet] = ['127.0.0.2', '127.0.0.3'];
+  let throttled = false;
+  for (let batch = 0; batch < 10 && !throttled; batch += 1) {
+    const statuses = await Promise.all(Array.from({ length: 15 }, () => keyStatusFrom(lb, noisy, generateToken())));
+    throttled = statuses.every((s) => s === 429);
+  }
+  check(throttled, 'a client sending bogus tokens is throttled (429) by every replica');
+  const others = await Promise.all(Array.from({ length: 6 }, () => keyStatusFrom(lb, quiet, generateToken())));
+  check(
+    others.every((s) => s === 401),
+    `another client behind the same nginx is not throttled (${others.join(',')})`,
+  );
+  check((await keyStatusFrom(lb, noisy, token)) === 200, "the throttled client's valid key still works");
+}
+
 async function main(): Promise<void> {
   const started = Date.now();
   const dir = mkdtempSync(join(tmpdir(), 'switchyard-smoke-'));
@@ -96,7 +137,13 @@ async function main(): Promise<void> {
     });
     check(migrate.status === 0, `switchyard migrate (${migrate.stdout.trim() || migrate.stderr.trim()})`);
     const ports = await Promise.all([freePort(), freePort(), freePort()]);
-    const env = { SWITCHYARD_DATABASE_URL: databaseUrl, SWITCHYARD_MANAGEMENT_KEY: mgmt, SWITCHYARD_LOG_LEVEL: 'warn' };
+    // As deploy/systemd/switchyard@.service: nginx connects from 127.0.0.1 and names the client.
+    const env = {
+      SWITCHYARD_DATABASE_URL: databaseUrl,
+      SWITCHYARD_MANAGEMENT_KEY: mgmt,
+      SWITCHYARD_LOG_LEVEL: 'warn',
+      SWITCHYARD_TRUST_PROXY: '127.0.0.1',
+    };
     replicas.push(
       ...(await Promise.all(ports.map((port, i) => startReplica(`r${i + 1}`, { ...env, PORT: String(port) })))),
     );
@@ -146,6 +193,8 @@ async function main(): Promise<void> {
       (await calls(lb, rotated.body.key, 6)).every((s) => s === 200),
       'the new token works on every replica',
     );
+
+    await clientsApart(lb, rotated.body.key);
 
     // Rolling restart as docs/deploy.md describes it: mark the replica `down`, reload nginx, then
     // stop it (SIGTERM) while calls keep coming. (Stopping it without the reload can fail one call

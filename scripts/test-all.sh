@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Install everything the test suite needs on a fresh Debian machine, then run it.
-# Used by .ci/run; safe to re-run locally (skips what is already there).
+# Used by .ci/run; safe to re-run locally (skips what is already there). The quick start is checked
+# on the machine's own Node.js, the rest runs on Node.js 24 (installed into .tools/ when older).
 set -euo pipefail
 
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
@@ -126,6 +127,25 @@ else
   npm install --no-audit --no-fund
 fi
 phase_done "npm dependencies"
+
+# --- the README's quick start on this machine's own Node.js (20 and 22 stay supported) ---
+phase "quick start on node $(node --version)"
+bash scripts/quickstart-smoke.sh
+phase_done "quick start"
+
+# --- Node.js 24 (the supported LTS) for everything below: fetched into .tools/node24 unless this
+# machine's node is the 24.18 the image runs (scripts/node24.sh says why not a later 24) ---
+phase "Node.js 24"
+if [ "$(node -p 'process.versions.node.split(".").slice(0, 2).join(".")')" != "24.18" ]; then
+  node24="$(bash scripts/node24.sh)"
+  export PATH="$node24/bin:$PATH"
+  # node-gyp builds against that node's own headers, never downloading them.
+  export npm_config_nodedir="$node24"
+fi
+echo "node $(node --version) at $(command -v node)"
+# The native addons, built for the node that runs the suite.
+node -e "require('better-sqlite3'); require('re2')" 2>/dev/null || npm rebuild better-sqlite3 re2
+phase_done "Node.js 24"
 
 # --- lint, import boundaries and formatting: a violation fails the build like a failing test ---
 phase "lint and format"

@@ -8,7 +8,7 @@ import { installJsonBodyParser } from './http/plugins/json-body.js';
 import { requireKey } from './http/plugins/auth.js';
 import { permissionLookups } from './http/permissions/lookups.js';
 import { collectSessionRoutes } from './http/permissions/enforce.js';
-import { throttleFailedAuth } from './http/plugins/auth-throttle.js';
+import { countFailedAuth } from './http/plugins/auth-throttle.js';
 import { FailureThrottle, type FailureThrottleOptions } from './domain/common/failure-throttle.js';
 import { validatorCompiler } from './http/validation.js';
 import { ErrorEnvelope } from './http/schemas/common.js';
@@ -66,7 +66,9 @@ export interface BuildAppOptions {
   };
   /** Failed-authentication throttle per client address (default 20 per minute, 10,000 addresses). */
   authThrottle?: FailureThrottleOptions;
-  trustProxy?: boolean | string;
+  /** A throttled address's failing request is answered after this long (default 0). */
+  authFailureDelayMs?: number;
+  trustProxy?: boolean | string | number;
   /** Slow clients (default 10 s for the headers, 60 s for the whole request; 0: no request limit). */
   clientTimeouts?: { headersMs: number; requestMs: number };
 }
@@ -122,6 +124,13 @@ function slowClientOptions(timeouts: { headersMs: number; requestMs: number }): 
   };
 }
 
+/** A hop count trusts that many proxies in front of the server, whatever their addresses. */
+function trustedProxies(
+  trust: boolean | string | number,
+): boolean | string | ((address: string, hop: number) => boolean) {
+  return typeof trust === 'number' ? (_address, hop) => hop < trust : trust;
+}
+
 export async function buildApp(options: BuildAppOptions): Promise<FastifyInstance> {
   const { services } = options;
   const logging = loggerOptions(options.logger);
@@ -138,7 +147,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     return503OnClosing: true,
     forceCloseConnections: false,
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 500 },
-    trustProxy: options.trustProxy ?? false,
+    trustProxy: trustedProxies(options.trustProxy ?? false),
     frameworkErrors: frameworkErrors(options.bodyLimitBytes),
     ...slowClientOptions(options.clientTimeouts ?? { headersMs: 10_000, requestMs: 60_000 }),
     clientErrorHandler,
@@ -209,8 +218,15 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
       const scope = (level: AppExtension['level'], register: (scoped: App) => void) =>
         api.register(async (scoped: App) => {
           if (level !== 'public') {
-            throttleFailedAuth(scoped, { throttle: authThrottle, knows: (t) => services.authenticator.knows(t) });
-            requireKey(scoped, services.authenticator, level, services.consoleSessions, permissions);
+            countFailedAuth(scoped, authThrottle);
+            requireKey(scoped, {
+              authenticator: services.authenticator,
+              level,
+              sessions: services.consoleSessions,
+              throttle: authThrottle,
+              refusalDelayMs: options.authFailureDelayMs ?? 0,
+              permissions,
+            });
             if (level !== 'api') collectSessionRoutes(scoped, sessionRoutes, API_PREFIX);
           }
           register(scoped);

@@ -85,6 +85,8 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
       upstreamLimits: { maxBodyBytes: config.upstreamMaxBodyBytes, maxEventBytes: config.upstreamMaxEventBytes },
     });
     await changeFeed.start();
+    // Bogus tokens are refused from memory once every stored digest is loaded (before the port opens).
+    await services.knownDigests.start();
     const boot = await bootstrap(services, { managementKey: config.managementKey, ownerEmail: config.ownerEmail });
     if (boot.createdToken !== null && boot.managementKeyHash !== null) {
       options.onCreatedManagementToken?.(boot.createdToken, boot.managementKeyHash);
@@ -107,6 +109,7 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
         windowMs: config.authFailureWindowMs,
         maxAddresses: config.authFailureMaxAddresses,
       },
+      authFailureDelayMs: config.authFailureDelayMs,
       trustProxy: config.trustProxy,
       clientTimeouts: { headersMs: config.headersTimeoutMs, requestMs: config.requestTimeoutMs },
     });

@@ -8,6 +8,7 @@ import type { Meter } from './domain/accounting/types.js';
 import { GuardrailService } from './domain/guardrails/service.js';
 import { createPresetService, type Presets } from './domain/presets/index.js';
 import { KeyAuthenticator } from './domain/keys/authenticator.js';
+import { KnownDigests } from './domain/keys/known-digests.js';
 import { KeyService } from './domain/keys/service.js';
 import type { KeyUsageReader } from './domain/keys/usage.js';
 import { MemberService } from './domain/members/service.js';
@@ -49,6 +50,8 @@ export interface Services {
   /** Re-reads the catalog file into the holder; null when the services were built without a file source. */
   catalogReloader: CatalogReloader | null;
   authenticator: KeyAuthenticator;
+  /** Every stored token digest in memory; `start()` loads it (the server does, before listening). */
+  knownDigests: KnownDigests;
   keys: KeyService;
   members: MemberService;
   workspaces: WorkspaceService;
@@ -122,6 +125,14 @@ export function createServices(options: ServiceOptions): Services {
   const metrics = new Metrics();
   const coherence = registerCoherenceMetrics(metrics.registry);
   changeFeed.observe(coherence.feed);
+  const knownDigests = new KnownDigests({
+    keys: store.keys,
+    changes: changeFeed,
+    log: options.log,
+    // Replicas: a key created on another one is accepted here once its notification arrived.
+    recheckMs: changeFeed.kind === 'postgres' ? 100 : 0,
+  });
+  coherence.trackDigests(() => knownDigests.stats());
   const authenticator = new KeyAuthenticator({
     keys: store.keys,
     clock,
@@ -129,8 +140,13 @@ export function createServices(options: ServiceOptions): Services {
     revalidateAfterMs: options.keyCacheRevalidateMs,
     graceMs: options.keyCacheGraceMs ?? 60_000,
     observer: coherence.auth,
+    digests: knownDigests,
   });
-  changeFeed.subscribe('keys', (hash) => (hash === null ? authenticator.invalidateAll() : authenticator.forget(hash)));
+  changeFeed.subscribe('keys', (hash) => {
+    if (hash === null) authenticator.invalidateAll();
+    else authenticator.forget(hash);
+    knownDigests.changed(hash);
+  });
   const meter = createMeter({
     ledger: store.ledger,
     clock,
@@ -227,6 +243,7 @@ export function createServices(options: ServiceOptions): Services {
         ? null
         : new CatalogReloader({ holder: catalogHolder, path: options.catalogFile.path, env: options.catalogFile.env }),
     authenticator,
+    knownDigests,
     keys: new KeyService({
       keys: store.keys,
       members: store.members,
@@ -282,6 +299,7 @@ export function createServices(options: ServiceOptions): Services {
         rolesOf: (userId) => store.workspaces.rolesOf(userId),
         defaultWorkspaceId: defaultWorkspaceIdOf(store.workspaces),
       },
+      audit: store.audit,
       clock,
       idleMs: options.console?.sessionIdleMs ?? 12 * 3_600_000,
     }),
@@ -304,6 +322,7 @@ export function createServices(options: ServiceOptions): Services {
     responses,
     close: async () => {
       await responses.close();
+      knownDigests.close();
       await rates.close();
       refusals.close();
       await meter.close();

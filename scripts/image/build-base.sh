@@ -1,27 +1,29 @@
 #!/usr/bin/env bash
-# Builds an equivalent of node:20-bookworm-slim from Debian packages, for machines that cannot
-# pull from Docker Hub (CI): `debootstrap --variant=minbase bookworm`, plus this machine's Node.js
-# 20 (binary, npm and headers) laid out as in the official image (/usr/local), and a `node` user
-# with uid 1000. Prints the image name; pass it as --build-arg BASE_IMAGE=<name>.
+# Builds an equivalent of node:24.18-bookworm-slim from Debian packages, for machines that cannot
+# pull from Docker Hub (CI): `debootstrap --variant=minbase bookworm`, plus Node.js 24 (this
+# machine's when it is 24.18, else the one scripts/node24.sh fetches from the npm registry: binary and
+# headers) and this machine's npm, laid out as in the official image (/usr/local), and a `node`
+# user with uid 1000. Prints the image name; pass it as --build-arg BASE_IMAGE=<name>.
 #
 # The root filesystem is cached in $SWITCHYARD_IMAGE_CACHE (default /var/tmp/switchyard-image-cache)
 # so repeated local runs skip debootstrap. Needs root, buildah and debootstrap.
 set -euo pipefail
 
-IMAGE=localhost/switchyard-base:node20-bookworm-slim
+IMAGE=localhost/switchyard-base:node24.18-bookworm-slim
 CACHE="${SWITCHYARD_IMAGE_CACHE:-/var/tmp/switchyard-image-cache}"
 MIRROR="${DEBIAN_MIRROR:-http://deb.debian.org/debian}"
 STORAGE=(--storage-driver vfs)
 
-node_major="$(node -p 'process.versions.node.split(".")[0]')"
-if [ "$node_major" != "20" ]; then
-  echo "build-base: this machine's node is $(node --version); the base needs Node.js 20" >&2
-  exit 1
-fi
-node_bin="$(command -v node)"
 npm_dir="$(dirname "$(readlink -f "$(command -v npm)")")/.."
 npm_dir="$(readlink -f "$npm_dir")"
-node_prefix="$(node -p 'process.config.variables.node_prefix')"
+if [ "$(node -p 'process.versions.node.split(".").slice(0, 2).join(".")')" = "24.18" ]; then
+  node_bin="$(command -v node)"
+  node_prefix="$(node -p 'process.config.variables.node_prefix')"
+else
+  node_prefix="$(bash "$(dirname "${BASH_SOURCE[0]}")/../node24.sh")"
+  node_bin="$node_prefix/bin/node"
+fi
+"$node_bin" -p 'process.versions.node' | grep -q '^24\.18\.' || { echo "build-base: $node_bin is not Node.js 24.18" >&2; exit 1; }
 headers=""
 for dir in "$node_prefix/include/node" /usr/include/node /usr/local/include/node; do
   if [ -f "$dir/node.h" ]; then headers="$dir"; break; fi
@@ -63,6 +65,6 @@ chroot "$mnt" groupadd --gid 1000 node
 chroot "$mnt" useradd --uid 1000 --gid node --shell /bin/bash --create-home node
 buildah "${STORAGE[@]}" umount "$ctr" >/dev/null
 buildah "${STORAGE[@]}" config --env PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin \
-  --env "NODE_VERSION=$(node -p 'process.versions.node')" --cmd node "$ctr"
+  --env "NODE_VERSION=$("$node_bin" -p 'process.versions.node')" --cmd node "$ctr"
 buildah "${STORAGE[@]}" commit --quiet "$ctr" "$IMAGE" >/dev/null
 echo "$IMAGE"

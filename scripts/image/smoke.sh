@@ -2,10 +2,10 @@
 # Builds the container image and makes the README's first call inside it: start the gateway from
 # the image, GET /health, create an API key with the management key it prints, make a demo chat
 # call, stop it with SIGTERM. Also checks the image's contract (non-root user, /data volume,
-# HEALTHCHECK, Node 20). Prints the build time and the image size.
+# HEALTHCHECK, Node 24). Prints the build time and the image size.
 #
 # No Docker daemon needed: buildah (vfs storage, chroot isolation) as root, on a base built from
-# Debian packages when node:20-bookworm-slim cannot be pulled (scripts/image/build-base.sh).
+# Debian packages when node:24.18-bookworm-slim cannot be pulled (scripts/image/build-base.sh).
 # Installs buildah and debootstrap through apt when missing. Called by scripts/test-all.sh.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/../.."
@@ -28,10 +28,10 @@ fi
 build_args=()
 if [ -n "${SWITCHYARD_BASE_IMAGE:-}" ]; then
   base="$SWITCHYARD_BASE_IMAGE"
-elif buildah "${STORAGE[@]}" pull --quiet docker.io/library/node:20-bookworm-slim >/dev/null 2>&1; then
-  base=docker.io/library/node:20-bookworm-slim
+elif buildah "${STORAGE[@]}" pull --quiet docker.io/library/node:24.18-bookworm-slim >/dev/null 2>&1; then
+  base=docker.io/library/node:24.18-bookworm-slim
 else
-  echo "=== [image] node:20-bookworm-slim cannot be pulled: building an equivalent base from Debian packages"
+  echo "=== [image] node:24.18-bookworm-slim cannot be pulled: building an equivalent base from Debian packages"
   started=$SECONDS
   base="$(bash scripts/image/build-base.sh)"
   echo "=== [image] base $base built in $((SECONDS - started))s"
@@ -71,7 +71,7 @@ trap cleanup EXIT
 
 run() { buildah "${STORAGE[@]}" run --isolation chroot "$ctr" -- "$@"; }
 [ "$(run id -u)" = "1000" ] || { echo "image smoke: the gateway's user is not uid 1000" >&2; exit 1; }
-run node -p 'process.versions.node' | grep -q '^20\.' || { echo "image smoke: node is not 20" >&2; exit 1; }
+run node -p 'process.versions.node' | grep -q '^24\.18\.' || { echo "image smoke: node is not 24.18" >&2; exit 1; }
 
 # The image's command, as `docker run` would start it (chroot isolation shares this host's network).
 port="$(node -e "const s=require('net').createServer();s.listen(0,'127.0.0.1',()=>{console.log(s.address().port);s.close()})")"
@@ -81,20 +81,9 @@ buildah "${STORAGE[@]}" run --isolation chroot --env "PORT=$port" --env HOST=127
   >"$work/server.log" 2>&1 &
 server_pid=$!
 sy="http://127.0.0.1:$port"
-for _ in $(seq 1 120); do
-  curl -sf "$sy/health" >/dev/null 2>&1 && break
-  kill -0 "$server_pid" 2>/dev/null || { cat "$work/server.log" >&2; echo "image smoke: the gateway exited" >&2; exit 1; }
-  sleep 0.5
-done
-curl -sf "$sy/health" | grep -q '"status":"ok"' || { cat "$work/server.log" >&2; exit 1; }
-mgmt="$(grep -o 'sk-sy-v1-[0-9a-f]\{64\}' "$work/server.log" | head -1)"
-[ -n "$mgmt" ] || { cat "$work/server.log" >&2; echo "image smoke: no management key printed" >&2; exit 1; }
-key="$(curl -sf -X POST "$sy/api/v1/keys" -H "Authorization: Bearer $mgmt" -H 'Content-Type: application/json' \
-  -d '{"name":"my-app","limit":10,"limit_reset":"monthly"}' | sed -n 's/.*"key":"\(sk-sy-v1-[0-9a-f]*\)".*/\1/p')"
-[ -n "$key" ] || { echo "image smoke: creating an API key failed" >&2; exit 1; }
-answer="$(curl -sfN "$sy/api/v1/chat/completions" -H "Authorization: Bearer $key" -H 'Content-Type: application/json' \
-  -d '{"model":"demo/echo","stream":true,"messages":[{"role":"user","content":"Hello"}]}')"
-echo "$answer" | grep -q 'data: \[DONE\]' || { echo "$answer" >&2; echo "image smoke: the demo call failed" >&2; exit 1; }
+# shellcheck source=../lib/first-call.sh
+source scripts/lib/first-call.sh
+first_call "$sy" "$work/server.log" "$server_pid" "image smoke"
 echo "=== [image] first call served from the image (demo/echo, streamed)"
 curl -sf "$sy/console/" | grep -q '<div id="app"' || { echo "image smoke: the console is not served from the image" >&2; exit 1; }
 echo "=== [image] the console is served at /console/"

@@ -11,3 +11,6 @@ export * from './chunk.js';
 export * from './completion.js';
 export * from './embeddings.js';
 export * from './embeddings-schema.js';
+export * from './json.js';
+export * from './messages-call.js';
+export * from './call.js';

@@ -84,4 +84,3 @@ export const CountTokensRequestSchema = Type.Object(shared, { additionalProperti
 export type CountTokensRequestBody = Static<typeof CountTokensRequestSchema>;
 
 export type MessagesBlock = Static<typeof Block>;
-export type MessagesMessage = Static<typeof Message>;

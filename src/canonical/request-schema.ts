@@ -239,7 +239,6 @@ export const PRESET_FIELDS = [
   'image_config',
   'stop_server_tools_when',
 ] as const satisfies readonly ChatField[];
-export type PresetField = (typeof PRESET_FIELDS)[number];
 
 /**
  * Every name a model's `supported_parameters` may list: the request fields a model may or may

@@ -1,4 +1,5 @@
 import { createRequire } from 'node:module';
+import { isRecord } from './json.js';
 /** Token accounting as reported to clients (OpenAI's usage object plus cost fields). */
 export interface CanonicalPromptTokensDetails {
   cached_tokens?: number;
@@ -96,10 +97,6 @@ export function addUsage(a: CanonicalUsage, b: CanonicalUsage): CanonicalUsage {
 
 function toCount(value: unknown): number {
   return typeof value === 'number' && Number.isFinite(value) && value >= 0 ? Math.floor(value) : 0;
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 /**

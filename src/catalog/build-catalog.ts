@@ -3,6 +3,7 @@
  * the environment (a missing key makes a provider unavailable, never a crash), fills defaults, and
  * builds the lookup maps.
  */
+import { UPSTREAM_KINDS } from '../wire/index.js';
 import { DEFAULT_SUPPORTED_PARAMETERS, ZDR_VENDORS } from './constants.js';
 import type { CatalogConfig, ModelConfig, ProviderConfig } from './config-schema.js';
 import type {
@@ -34,7 +35,7 @@ function buildProvider(config: ProviderConfig, env: Env): CatalogProvider {
   let baseUrl: string | null = config.baseUrl;
   if (!config.enabled) {
     unavailableReason = 'disabled in the config (enabled: false)';
-  } else if (config.kind !== 'demo') {
+  } else if (UPSTREAM_KINDS[config.kind].remote) {
     if (config.baseUrlEnv !== null) {
       baseUrl = envValue(env, config.baseUrlEnv) ?? null;
       if (baseUrl === null) unavailableReason = `environment variable ${config.baseUrlEnv} is not set`;
@@ -48,12 +49,12 @@ function buildProvider(config: ProviderConfig, env: Env): CatalogProvider {
       if (apiKey === null) unavailableReason = `environment variable ${config.apiKeyEnv} is not set`;
     }
   }
-  const secret = unavailableReason === null && config.kind !== 'demo' ? apiKey : null;
+  const secret = unavailableReason === null && UPSTREAM_KINDS[config.kind].remote ? apiKey : null;
   return Object.freeze({
     id: config.id,
     name: config.name ?? config.id,
     kind: config.kind,
-    baseUrl: config.kind === 'demo' ? null : baseUrl,
+    baseUrl: UPSTREAM_KINDS[config.kind].remote ? baseUrl : null,
     headers: Object.freeze({ ...config.headers }),
     zdr: config.zdr,
     dataCollection: config.dataCollection ?? 'allow',

@@ -4,6 +4,7 @@
  * number of the source file. `null` counts as "absent" (an empty YAML value is null).
  */
 export type ConfigPath = readonly (string | number)[];
+import { isRecord } from '../canonical/json.js';
 
 export interface ConfigIssue {
   readonly path: ConfigPath;
@@ -19,10 +20,6 @@ export function formatPath(path: ConfigPath): string {
     else out += out === '' ? segment : `.${segment}`;
   }
   return out === '' ? '(root)' : out;
-}
-
-export function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 function describe(value: unknown): string {

@@ -14,6 +14,7 @@ import {
   SLUG_PATTERN,
   ZDR_VENDORS,
 } from './constants.js';
+import { PROVIDER_KINDS, UPSTREAM_KINDS, speaks } from '../wire/index.js';
 import { type ConfigIssue, type ConfigPath, type ObjectReader, readObject } from './config-reader.js';
 import type {
   DataCollection,
@@ -174,8 +175,7 @@ function readProviders(root: ObjectReader): ProviderConfig[] {
     const p = readObject(item.value, item.path, root.issues, PROVIDER_KEYS);
     if (!p) continue;
     const id = p.string('id', { required: true, pattern: SLUG_PATTERN, patternHint: 'a lowercase slug' });
-    const kind = p.string('kind', { required: true, oneOf: ['openai', 'anthropic', 'demo'] }) as
-      ProviderKind | undefined;
+    const kind = p.string('kind', { required: true, oneOf: PROVIDER_KINDS }) as ProviderKind | undefined;
     const baseUrl = p.string('base_url', { pattern: HTTP_URL, patternHint: 'an http(s) URL' }) ?? null;
     const baseUrlEnv =
       p.string('base_url_env', { pattern: ENV_NAME, patternHint: 'an environment variable name' }) ?? null;
@@ -186,7 +186,7 @@ function readProviders(root: ObjectReader): ProviderConfig[] {
       p.fail('base_url_env', 'give either base_url or base_url_env, not both');
     if (p.present('api_key') && p.present('api_key_env'))
       p.fail('api_key_env', 'give either api_key or api_key_env, not both');
-    if (kind !== undefined && kind !== 'demo' && !p.present('base_url') && !p.present('base_url_env')) {
+    if (kind !== undefined && UPSTREAM_KINDS[kind].remote && !p.present('base_url') && !p.present('base_url_env')) {
       p.issues.push({ path: p.path, message: `provider of kind "${kind}" needs base_url or base_url_env` });
     }
     const t = p.object('timeouts', TIMEOUT_KEYS);
@@ -350,16 +350,17 @@ function checkAliases(root: ObjectReader, models: readonly ModelConfig[]): void 
 
 const MODEL_SERVICES: readonly ModelService[] = ['chat', 'embeddings'];
 
-/** Embeddings need an OpenAI-compatible (or demo) endpoint: the Messages API has no embeddings. */
+/** Embeddings need an endpoint that speaks the embeddings dialect (the Messages API has none). */
 function checkServes(root: ObjectReader, models: ModelConfig[], providers: ProviderConfig[]): void {
   const kinds = new Map(providers.map((p) => [p.id, p.kind]));
   models.forEach((m, index) => {
     if (!m.serves.includes('embeddings')) return;
     for (const e of m.endpoints) {
-      if (kinds.get(e.provider) === 'anthropic')
+      const kind = kinds.get(e.provider);
+      if (kind !== undefined && !speaks(kind, 'openai-embeddings'))
         root.issues.push({
           path: ['models', index, 'serves'],
-          message: `provider "${e.provider}" (kind anthropic) cannot serve embeddings`,
+          message: `provider "${e.provider}" (kind ${kind}) cannot serve embeddings`,
         });
     }
   });

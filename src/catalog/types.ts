@@ -4,8 +4,10 @@
  * once at start (see load-catalog.ts) and never mutated; every object reachable from it is frozen.
  */
 
-/** Wire format spoken by a provider; one adapter per kind. */
-export type ProviderKind = 'openai' | 'anthropic' | 'demo';
+import type { ProviderKind } from '../wire/index.js';
+
+/** The kind of a provider (src/wire/index.ts): the dialects it speaks; one adapter per kind. */
+export type { ProviderKind } from '../wire/index.js';
 
 /** What a model serves: chat (chat, legacy completions, messages, responses) or embeddings. */
 export type ModelService = 'chat' | 'embeddings';

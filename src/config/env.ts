@@ -38,8 +38,10 @@ export interface ServerConfig {
   authFailureWindowMs: number;
   /** Client addresses the throttle tracks at most (bounds its memory). */
   authFailureMaxAddresses: number;
-  /** Which proxies may name the client address (X-Forwarded-For): none, all, or a list of addresses/CIDRs. */
-  trustProxy: boolean | string;
+  /** A throttled address's failing request is answered (429) after this long: a looping client slows down. */
+  authFailureDelayMs: number;
+  /** Which proxies may name the client address (X-Forwarded-For): none, all, a hop count, or a list of addresses/CIDRs. */
+  trustProxy: boolean | string | number;
   /** Largest upstream JSON answer, and largest single upstream SSE event, accepted (bytes). */
   upstreamMaxBodyBytes: number;
   upstreamMaxEventBytes: number;
@@ -133,10 +135,15 @@ function integer(env: NodeJS.ProcessEnv, name: string, fallback: number, min: nu
   return value;
 }
 
-/** Which proxies may set the client address (X-Forwarded-For); unset trusts none. */
-function trustProxy(raw: string | undefined): boolean | string {
+/**
+ * Which proxies may set the client address (X-Forwarded-For); unset trusts none. A whole number
+ * trusts that many hops in front of the server (`1`: the proxy that connects, whatever its
+ * address, as in compose.yaml); otherwise addresses/CIDRs, or `true` for any.
+ */
+function trustProxy(raw: string | undefined): boolean | string | number {
   const value = (raw ?? '').trim();
   if (value === '' || value === 'false') return false;
+  if (/^\d{1,2}$/.test(value)) return Number(value);
   return value === 'true' ? true : value;
 }
 
@@ -220,6 +227,7 @@ export function loadServerConfig(env: NodeJS.ProcessEnv): ServerConfig {
     authFailureLimit: integer(env, 'SWITCHYARD_AUTH_FAILURE_LIMIT', 20, 0, 1_000_000),
     authFailureWindowMs: integer(env, 'SWITCHYARD_AUTH_FAILURE_WINDOW_MS', 60_000, 1000, 86_400_000),
     authFailureMaxAddresses: integer(env, 'SWITCHYARD_AUTH_FAILURE_MAX_ADDRESSES', 10_000, 1, 10_000_000),
+    authFailureDelayMs: integer(env, 'SWITCHYARD_AUTH_FAILURE_DELAY_MS', 1000, 0, 60_000),
     trustProxy: trustProxy(env.SWITCHYARD_TRUST_PROXY),
     tracing: tracingConfig(env),
     ledgerJournal: journalSetting(env.SWITCHYARD_LEDGER_JOURNAL_DIR),

@@ -80,24 +80,6 @@ export function findSpansOfAlternation(parts: readonly RE2[], text: string): Arr
   return spans;
 }
 
-/** The first capture groups of each match too, for detectors that post-validate. */
-export function findMatches(re: RE2, text: string): RegExpExecArray[] {
-  const out: RegExpExecArray[] = [];
-  re.lastIndex = 0;
-  for (;;) {
-    const m = re.exec(text);
-    if (m === null) break;
-    if (m[0].length > 0) {
-      out.push(m);
-    } else {
-      re.lastIndex = m.index + 1;
-      if (re.lastIndex > text.length) break;
-    }
-  }
-  re.lastIndex = 0;
-  return out;
-}
-
 /** True when the character at `i` is an ASCII letter, digit or underscore. */
 export function isWordChar(text: string, i: number): boolean {
   if (i < 0 || i >= text.length) return false;

@@ -1,5 +1,7 @@
 import type { ProviderEndpointConfig } from '../providers/index.js';
+import { staticAuth } from '../upstream/auth/index.js';
 import { isUpstreamError, type UpstreamError } from '../upstream/upstream-error.js';
+import { UPSTREAM_KINDS } from '../wire/index.js';
 import type { EndpointHealth, RouteCandidate } from '../domain/routing/index.js';
 import type { CatalogProvider } from '../catalog/index.js';
 
@@ -40,11 +42,13 @@ export function endpointConfig(provider: CatalogProvider): ProviderEndpointConfi
 }
 
 function buildEndpointConfig(provider: CatalogProvider): ProviderEndpointConfig {
+  const apiKey = provider.getApiKey();
   return Object.freeze({
     providerId: provider.id,
     kind: provider.kind,
     baseUrl: provider.baseUrl ?? '',
-    apiKey: provider.getApiKey(),
+    auth: staticAuth(UPSTREAM_KINDS[provider.kind].auth, apiKey),
+    apiKey,
     headers: Object.freeze({ ...provider.headers }),
     timeouts: Object.freeze({
       connectMs: provider.timeouts.connectMs ?? DEFAULT_TIMEOUTS.connectMs,

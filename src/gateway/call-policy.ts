@@ -1,7 +1,7 @@
 import type { RateLimit } from '../domain/accounting/rate-book.js';
 import type { Budget } from '../domain/accounting/types.js';
 import type { KeyRecord } from '../domain/keys/types.js';
-import { OPEN_POLICY, type PolicyRule, type RoutingPolicy } from '../domain/routing/index.js';
+import type { PolicyRule, RoutingPolicy } from '../domain/routing/index.js';
 import type { CompiledFilterSet } from '../filters/index.js';
 
 /**
@@ -25,15 +25,3 @@ export interface CallPolicy {
 export interface CallPolicyResolver {
   resolve(key: KeyRecord): Promise<CallPolicy>;
 }
-
-export const OPEN_CALL_POLICY: CallPolicy = Object.freeze({
-  routing: OPEN_POLICY,
-  budgets: [],
-  rateLimits: [],
-  filters: null,
-  ruleSources: {},
-});
-
-export const openCallPolicy: CallPolicyResolver = {
-  resolve: () => Promise.resolve(OPEN_CALL_POLICY),
-};

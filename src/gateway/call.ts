@@ -1,60 +1,11 @@
-import type {
-  CallKind,
-  DecodedCall,
-  CanonicalChatRequest,
-  CanonicalChatResponse,
-  CanonicalChunk,
-  CanonicalCompletionChunk,
-  CanonicalCompletionRequest,
-  CanonicalCompletionResponse,
-  CanonicalEmbeddingsRequest,
-  CanonicalEmbeddingsResponse,
-  CanonicalUsage,
-} from '../canonical/index.js';
-import type { ApiType } from '../domain/accounting/types.js';
-import type {
-  MessagesCallAnswer,
-  MessagesCallChunk,
-  MessagesCallRequest,
-} from '../providers/anthropic/inbound/kind-types.js';
+import type { AcceptedCall, AnswerOf, CallKind, ChunkOf, DecodedCall } from '../canonical/index.js';
+import type { ApiType } from '../wire/index.js';
 import type { KeyRecord } from '../domain/keys/types.js';
 import type { GatewayError } from '../errors/index.js';
 import type { TraceHeaders } from './call-tracer.js';
 import type { CallerInfo } from './caller.js';
 
-/** Per kind: the canonical request an adapter takes, its answer, and its stream events. */
-export interface KindTypes {
-  chat: { request: CanonicalChatRequest; answer: CanonicalChatResponse; chunk: CanonicalChunk };
-  completion: {
-    request: CanonicalCompletionRequest;
-    answer: CanonicalCompletionResponse;
-    chunk: CanonicalCompletionChunk;
-  };
-  messages: { request: MessagesCallRequest; answer: MessagesCallAnswer; chunk: MessagesCallChunk };
-  /** Never streamed: no chunk type. */
-  embeddings: { request: CanonicalEmbeddingsRequest; answer: CanonicalEmbeddingsResponse; chunk: never };
-}
-
-/** Client-facing usage: the upstream's counts plus what the call cost. */
-export type BilledUsage = CanonicalUsage & { cost_details: Record<string, number | null> };
-
-/**
- * An answer or chunk after the gateway relabelled it: our generation id, the catalog slug that
- * served it, the provider's name, and usage with cost. Same object, keys in the same places.
- */
-export type Relabelled<T> = T & { provider?: string };
-export type AnswerOf<K extends CallKind> = Relabelled<KindTypes[K]['answer']>;
-export type ChunkOf<K extends CallKind> = Relabelled<KindTypes[K]['chunk']>;
-
-/** What the edge learns once the gateway accepted a call (it will be settled and logged from now on). */
-export interface AcceptedCall {
-  kind: CallKind;
-  generationId: string;
-  requestId: string;
-  /** Content-filter flags (e.g. prompt injection) the answer reports in a header. */
-  flags: readonly string[];
-  stream: boolean;
-}
+export type { AcceptedCall, AnswerOf, BilledUsage, ChunkOf, KindTypes, Relabelled } from '../canonical/index.js';
 
 /**
  * Where the answer of one accepted call goes, in the wire format of the surface it came in on.

@@ -148,7 +148,7 @@ export async function prepareCall<K extends CallKind>(
     flags = screened.flags;
     texts = screened.texts;
   } else texts = strategy.texts(body).segments;
-  const candidates = strategy.carriers?.(body, plan.candidates, deps.providers) ?? plan.candidates;
+  const candidates = strategy.carriers?.(body, plan.candidates) ?? plan.candidates;
   const estimate = estimateCost({
     promptChars: promptChars(texts),
     maxTokens: strategy.maxOutputTokens(body),

@@ -4,7 +4,7 @@ import type { Gateway } from '../gateway/gateway.js';
 import { callerOf } from './caller.js';
 import { abortOnDisconnect } from './client-abort.js';
 import type { StoredResponsesDeps } from './routes/stored-responses.js';
-import type { Codec } from './codecs/codec.js';
+import type { Codec } from '../wire/codec.js';
 import { JsonSink } from './sinks/json-sink.js';
 import { SseSink, type StreamTiming } from './sinks/sse-sink.js';
 

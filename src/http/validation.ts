@@ -2,6 +2,7 @@ import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import addFormatsImport from 'ajv-formats';
 import type { FastifySchemaCompiler } from 'fastify';
 import { errors, type GatewayError } from '../errors/index.js';
+import { isRecord } from '../canonical/json.js';
 
 type AddFormats = (ajv: Ajv) => Ajv;
 const addFormats = addFormatsImport as unknown as AddFormats;
@@ -65,9 +66,6 @@ const SAFE = Number.MAX_SAFE_INTEGER;
 const SUBSCHEMA_LISTS = ['anyOf', 'oneOf', 'allOf', 'prefixItems'] as const;
 const SUBSCHEMA_MAPS = ['properties', 'patternProperties', '$defs', 'definitions'] as const;
 const SUBSCHEMAS = ['items', 'additionalProperties', 'not', 'if', 'then', 'else', 'contains'] as const;
-
-const isRecord = (value: unknown): value is Record<string, unknown> =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /**
  * A copy of `schema` in which every integer without its own bounds is limited to the safe

@@ -7,7 +7,6 @@ import { SeriesCounter, SeriesHistogram, type CounterSeries, type HistogramSerie
  * route patterns, providers and models come from the catalog, statuses are numbers.
  */
 export type ModelCallOutcome = 'success' | 'upstream_error' | 'cancelled' | 'refused' | 'error';
-export type TokenKind = 'prompt' | 'completion';
 
 export interface ModelCallObservation {
   provider: string;

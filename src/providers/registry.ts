@@ -2,7 +2,7 @@ import { UpstreamHttpClient, type UpstreamHttpClientOptions } from '../upstream/
 import { AnthropicAdapter } from './anthropic/adapter.js';
 import { DemoAdapter, type DemoAdapterOptions } from './demo/adapter.js';
 import { OpenAiCompatibleAdapter } from './openai-compatible/adapter.js';
-import type { ProviderAdapter, ProviderKind } from './types.js';
+import type { ProviderAdapter, ProviderKind } from '../wire/adapter.js';
 
 export interface ProviderRegistry {
   get(kind: ProviderKind): ProviderAdapter;

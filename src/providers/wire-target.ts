@@ -1,10 +1,20 @@
-import { failFromResponse, type UpstreamHttpClient, type UpstreamResponse } from '../upstream/index.js';
-import type { CallContext, ProviderEndpointConfig } from './types.js';
+import {
+  failFromResponse,
+  type UpstreamHttpClient,
+  type UpstreamResponse,
+  type VendorError,
+} from '../upstream/index.js';
+import type { CallContext, ProviderEndpointConfig } from '../wire/adapter.js';
 
-/** URL and headers of one endpoint and call kind: built once per (frozen) endpoint config. */
+/**
+ * URL and headers of one endpoint and call kind: built once per (frozen) endpoint config. The
+ * headers hold no credential (that is the endpoint's `auth`, asked per request); `readError` is
+ * the dialect's reader of the upstream's error bodies.
+ */
 export interface WireTarget {
   url: string;
   headers: Readonly<Record<string, string>>;
+  readError: (body: unknown) => VendorError;
 }
 
 const targets = new WeakMap<ProviderEndpointConfig, Map<string, WireTarget>>();
@@ -45,6 +55,7 @@ export async function postTo(
   const call = {
     url: target.url,
     headers: target.headers,
+    auth: endpoint.auth,
     traceHeaders: ctx.traceHeaders,
     body,
     providerId: endpoint.providerId,
@@ -53,6 +64,6 @@ export async function postTo(
     signal: ctx.signal,
   };
   const res = await http.send(call);
-  if (res.status < 200 || res.status > 299) await failFromResponse(res, call);
+  if (res.status < 200 || res.status > 299) await failFromResponse(res, call, target.readError);
   return res;
 }

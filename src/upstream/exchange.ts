@@ -2,7 +2,7 @@ import type { Dispatcher } from 'undici';
 import { mapTransportError, type TransportErrorContext } from './transport-errors.js';
 import { abortedError, protocolError, timeoutError, type UpstreamError } from './upstream-error.js';
 import { ReadTimer } from './read-timer.js';
-import { UpstreamSseParser, type EventPacedBody } from './sse-body.js';
+import { UpstreamSseParser, type EventPacedBody } from './framing/sse-body.js';
 import type { UpstreamHeaders, UpstreamResponse } from './response.js';
 
 export type { UpstreamHeaders, UpstreamResponse } from './response.js';

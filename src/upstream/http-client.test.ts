@@ -4,7 +4,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { UpstreamHttpClient, type UpstreamCall } from './http-client.js';
 import { isUpstreamError, type UpstreamError } from './upstream-error.js';
-import { upstreamEvents } from './sse-body.js';
+import { upstreamEvents } from './framing/sse-body.js';
 
 /** Each test answers through its own path: `/<name>` → handler. */
 const handlers = new Map<string, (req: IncomingMessage, res: ServerResponse) => void>();

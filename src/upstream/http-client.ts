@@ -1,8 +1,15 @@
 import type { Pool } from 'undici';
 import { UpstreamPools, type UpstreamPoolOptions } from './pools.js';
 import type { TransportErrorContext } from './transport-errors.js';
-import { abortedError, fromHttpStatus, parseRetryAfter, protocolError } from './upstream-error.js';
-import { extractVendorError } from './error-body.js';
+import {
+  UpstreamError,
+  abortedError,
+  fromHttpStatus,
+  parseRetryAfter,
+  protocolError,
+  sanitizeMessage,
+} from './upstream-error.js';
+import { NO_AUTH, type OutgoingRequest, type UpstreamAuth } from './auth/index.js';
 import { UpstreamExchange, type UpstreamResponse } from './exchange.js';
 
 export type { UpstreamHeaders, UpstreamResponse } from './exchange.js';
@@ -19,8 +26,13 @@ export interface UpstreamTimeouts {
 export interface UpstreamCall {
   url: string;
   method?: 'GET' | 'POST';
-  /** A frozen object (e.g. built once per endpoint) lets the client reuse its merge with the defaults. */
+  /**
+   * Without any credential. A frozen object (e.g. built once per endpoint) lets the client reuse
+   * its merge with the defaults.
+   */
   headers: Readonly<Record<string, string>>;
+  /** The credential headers of this request (absent: none), merged per request under `headers`. */
+  auth?: UpstreamAuth;
   /** This call's W3C trace context (`traceparent`, `tracestate`), sent over `headers`. */
   traceHeaders?: Readonly<Record<string, string>> | undefined;
   body?: string;
@@ -48,13 +60,19 @@ export const DEFAULT_MAX_EVENT_BYTES = 1024 * 1024;
 
 const ERROR_BODY_BYTES = 64 * 1024;
 
+/** Message and vendor code read out of an upstream's error body by its dialect (src/wire/<dialect>/outbound). */
+export interface VendorError {
+  message: string | null;
+  code: string | number | null;
+}
+
 /** The single HTTP client of the gateway towards providers (undici Pool per origin). */
 export class UpstreamHttpClient {
   private readonly pools: UpstreamPools;
   private readonly ownsPools: boolean;
   private readonly maxBodyBytes: number;
   private readonly maxEventBytes: number;
-  private readonly targets = new Map<string, { origin: string; path: string }>();
+  private readonly targets = new Map<string, Target>();
   private readonly mergedHeaders = new WeakMap<Readonly<Record<string, string>>, Readonly<Record<string, string>>>();
 
   constructor(options: UpstreamHttpClientOptions = {}) {
@@ -71,7 +89,7 @@ export class UpstreamHttpClient {
    */
   send(call: UpstreamCall): Promise<UpstreamResponse> {
     if (call.signal.aborted) return Promise.reject(abortedError(call.providerId, call.signal.reason));
-    let url: { origin: string; path: string };
+    let url: Target;
     let pool: Pool;
     try {
       url = this.target(call);
@@ -81,6 +99,28 @@ export class UpstreamHttpClient {
         err instanceof Error ? err : new Error('upstream target could not be resolved', { cause: err }),
       );
     }
+    const headers = this.headersFor(call);
+    let credential: Record<string, string> | Promise<Record<string, string>>;
+    try {
+      credential = (call.auth ?? NO_AUTH).headersFor(outgoing(call, url.url, headers));
+    } catch (err) {
+      return Promise.reject(credentialError(call.providerId, err));
+    }
+    if (credential instanceof Promise)
+      return credential.then(
+        (c) => this.dispatch(call, url, pool, withCredential(c, headers)),
+        (err: unknown) => Promise.reject(credentialError(call.providerId, err)),
+      );
+    return this.dispatch(call, url, pool, withCredential(credential, headers));
+  }
+
+  private dispatch(
+    call: UpstreamCall,
+    url: Target,
+    pool: Pool,
+    headers: Readonly<Record<string, string>>,
+  ): Promise<UpstreamResponse> {
+    if (call.signal.aborted) return Promise.reject(abortedError(call.providerId, call.signal.reason));
     const ctx: TransportErrorContext = {
       providerId: call.providerId,
       apiKey: call.apiKey,
@@ -94,7 +134,6 @@ export class UpstreamHttpClient {
       maxEventBytes: this.maxEventBytes,
     });
     const started = exchange.started();
-    const headers = this.headersFor(call);
     pool.dispatch(
       {
         path: url.path,
@@ -133,7 +172,7 @@ export class UpstreamHttpClient {
   }
 
   /** Origin and path of an endpoint URL, parsed once per distinct URL (a catalog has few). */
-  private target(call: UpstreamCall): { origin: string; path: string } {
+  private target(call: UpstreamCall): Target {
     let target = this.targets.get(call.url);
     if (target === undefined) {
       let url: URL;
@@ -142,7 +181,7 @@ export class UpstreamHttpClient {
       } catch (err) {
         throw protocolError(call.providerId, 'Provider base URL is invalid', err);
       }
-      target = { origin: url.origin, path: url.pathname + url.search };
+      target = { origin: url.origin, path: url.pathname + url.search, url };
       if (this.targets.size >= 1024) this.targets.clear();
       this.targets.set(call.url, target);
     }
@@ -150,13 +189,52 @@ export class UpstreamHttpClient {
   }
 }
 
+/** An endpoint URL, parsed once. */
+interface Target {
+  origin: string;
+  path: string;
+  url: URL;
+}
+
+/** What a signer reads of a request (its headers still without the credential). */
+function outgoing(call: UpstreamCall, url: URL, headers: Readonly<Record<string, string>>): OutgoingRequest {
+  return { method: call.method ?? 'POST', url, headers, body: call.body ?? null };
+}
+
 /**
- * For a non-2xx response: reads (a bounded part of) the vendor error body and throws the mapped
- * UpstreamError. Always frees the socket.
+ * The credential goes under the endpoint's own headers (a catalog `headers` entry of the same
+ * name wins, as it always has); a request without one keeps the (reused) merged object.
+ */
+function withCredential(
+  credential: Readonly<Record<string, string>>,
+  headers: Readonly<Record<string, string>>,
+): Readonly<Record<string, string>> {
+  for (const _ in credential) return { ...credential, ...headers };
+  return headers;
+}
+
+/** A credential that could not be produced: the provider is unusable now, the next one may serve. */
+function credentialError(providerId: string, err: unknown): UpstreamError {
+  const reason = err instanceof Error ? err.message : 'unknown error';
+  return new UpstreamError({
+    kind: 'connection',
+    status: 502,
+    code: 'upstream_auth_failed',
+    message: `Provider credential unavailable: ${sanitizeMessage(reason, null)}`,
+    providerId,
+    retryable: true,
+    cause: err,
+  });
+}
+
+/**
+ * For a non-2xx response: reads (a bounded part of) the vendor error body, has the dialect's
+ * `readError` find its message and code, and throws the mapped UpstreamError. Always frees the socket.
  */
 export async function failFromResponse(
   res: UpstreamResponse,
   call: Pick<UpstreamCall, 'providerId' | 'apiKey'>,
+  readError: (body: unknown) => VendorError,
 ): Promise<never> {
   let raw = '';
   try {
@@ -170,7 +248,7 @@ export async function failFromResponse(
   } catch {
     parsed = null;
   }
-  const vendor = extractVendorError(parsed);
+  const vendor = readError(parsed);
   throw fromHttpStatus({
     providerId: call.providerId,
     apiKey: call.apiKey,

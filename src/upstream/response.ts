@@ -1,4 +1,4 @@
-import type { UpstreamSseParser } from './sse-body.js';
+import type { UpstreamSseParser } from './framing/sse-body.js';
 
 export type UpstreamHeaders = Record<string, string | string[] | undefined>;
 

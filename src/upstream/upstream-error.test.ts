@@ -2,7 +2,6 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { GatewayError } from '../errors/index.js';
 import { fromHttpStatus, parseRetryAfter, sanitizeMessage, UpstreamError } from './upstream-error.js';
-import { extractVendorError } from './error-body.js';
 
 const base = { providerId: 'p', apiKey: 'sk-secret-key-1234567890', upstreamMessage: 'boom', providerCode: null };
 
@@ -67,20 +66,4 @@ test('parseRetryAfter: ms header, seconds, http date, junk', () => {
   assert.equal(parseRetryAfter({ 'retry-after': 'Thu, 01 Jan 2026 00:00:05 GMT' }, now), 5000);
   assert.equal(parseRetryAfter({ 'retry-after': 'soon' }), null);
   assert.equal(parseRetryAfter({}), null);
-});
-
-test('extractVendorError reads OpenAI, OpenRouter and Anthropic shapes', () => {
-  assert.deepEqual(extractVendorError({ error: { message: 'm', type: 'invalid_request_error', code: 'bad' } }), {
-    message: 'm',
-    code: 'bad',
-  });
-  assert.deepEqual(extractVendorError({ error: { code: 429, message: 'r', metadata: { provider_code: 'x' } } }), {
-    message: 'r',
-    code: 'x',
-  });
-  assert.deepEqual(extractVendorError({ type: 'error', error: { type: 'overloaded_error', message: 'o' } }), {
-    message: 'o',
-    code: 'overloaded_error',
-  });
-  assert.deepEqual(extractVendorError('nope'), { message: null, code: null });
 });

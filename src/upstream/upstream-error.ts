@@ -79,7 +79,7 @@ export function sanitizeMessage(message: string, apiKey: string | null): string 
   let out = message;
   if (apiKey !== null && apiKey.length >= 4) out = out.split(apiKey).join('***');
   out = out.replace(TOKENISH, '$1***').replace(BEARER, '$1***');
-  // eslint-disable-next-line no-control-regex
+  // eslint-disable-next-line no-control-regex -- stripping control characters out of an upstream message is the point
   out = out.replace(/[\u0000-\u0008\u000b-\u001f\u007f]/g, ' ').trim();
   return out.length > MAX_MESSAGE ? `${out.slice(0, MAX_MESSAGE)}…` : out;
 }

@@ -10,26 +10,17 @@ import type {
   WindowSpend,
 } from '../../src/domain/accounting/types.js';
 import type { KeyRecord } from '../../src/domain/keys/types.js';
+import { keyRecord } from '../../src/domain/keys/key-fixture.js';
 
 export function apiKey(overrides: Partial<KeyRecord> = {}): KeyRecord {
-  return {
+  return keyRecord('', {
     hash: 'a'.repeat(64),
     tokenDigest: 'd'.repeat(64),
-    kind: 'api',
     name: 'test',
-    label: 'sk-sy-v1-abc...def',
     workspaceId: '00000000-0000-4000-8000-000000000001',
     creatorUserId: 'user_a',
-    disabled: false,
-    limit: null,
-    limitReset: null,
-    includeByokInLimit: false,
-    expiresAt: null,
-    externalUser: null,
-    createdAt: '2026-01-01T00:00:00.000Z',
-    updatedAt: null,
     ...overrides,
-  };
+  });
 }
 
 let seq = 0;

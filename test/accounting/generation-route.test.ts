@@ -12,6 +12,7 @@ const GENERATION_KEYS = [
   'model',
   'origin',
   'api_type',
+  'api_surface',
   'app_id',
   'http_referer',
   'user_agent',
@@ -118,6 +119,7 @@ for (const dialect of dialects()) {
         assert.equal(d.streamed, true);
         assert.equal(d.cancelled, false);
         assert.equal(d.api_type, 'completions');
+        assert.equal(d.api_surface, 'completions', 'the fixture is a legacy completions call');
         assert.equal(d.is_byok, false);
         assert.equal(d.data_region, 'global');
         assert.equal(d.app_id, null);

@@ -129,7 +129,7 @@ describe('meter: batched writes', () => {
   it('settle never throws and meters nonsense costs as zero', async () => {
     const { meter, ledger } = meterWith();
     const g = generation({ costUsd: Number.NaN, promptCostUsd: -1, completionCostUsd: Number.POSITIVE_INFINITY });
-    assert.doesNotThrow(() => meter.settle({ accounts: [HASH], amountUsd: 0 }, g));
+    meter.settle({ accounts: [HASH], amountUsd: 0 }, g); // a throw fails the test
     await meter.flush();
     assert.equal(ledger.generations.get(g.id)?.costUsd, 0);
     assert.equal(ledger.stored(HASH, 'lifetime'), 0);

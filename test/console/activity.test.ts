@@ -57,6 +57,15 @@ describe('console: overview, activity, models', () => {
         await rows.nth(1).waitFor({ state: 'detached' });
         assert.equal(await rows.count(), 1);
         await page.getByLabel('Status').selectOption('');
+        // Every call here was a chat call: the API surface filter keeps all or none.
+        await page.getByLabel('API surface').selectOption('embeddings');
+        await page.waitForURL(/surface=embeddings/);
+        await page.getByText('No generations match these filters.').waitFor();
+        await page.getByLabel('API surface').selectOption('chat');
+        await rows.nth(3).waitFor();
+        assert.equal(await rows.count(), 4);
+        assert.equal(await rows.first().getByRole('cell', { name: 'chat', exact: true }).count(), 1);
+        await page.getByLabel('API surface').selectOption('');
         await page.getByLabel('Model').selectOption('openai/gpt-test');
         await rows.nth(2).waitFor();
         await rows.nth(3).waitFor({ state: 'detached' });
@@ -71,6 +80,7 @@ describe('console: overview, activity, models', () => {
         // Who called: the client's user agent and session.
         await page.getByRole('cell', { name: 'claude-cli/2.1.0 (console test)' }).waitFor();
         await page.getByRole('cell', { name: 'sess-console-1' }).waitFor();
+        await page.getByRole('cell', { name: 'chat', exact: true }).waitFor();
         await h.assertAccessible('a generation');
         await page.getByRole('link', { name: '← Back to the activity log' }).click();
         await page.waitForURL(/model=openai/);

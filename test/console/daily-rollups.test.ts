@@ -133,7 +133,8 @@ for (const dialect of dialects()) {
 
         const store = openStore(target.url, { checkpointWorker: false });
         try {
-          assert.equal((await store.migrate())[0], '010-daily-rollups');
+          const applied = await store.migrate();
+          assert.equal(applied[0], '010-daily-rollups', applied.join(', '));
           assertSameSums(await dailyRollups(db), expected);
           const more = generation({
             keyHash: 'k1',

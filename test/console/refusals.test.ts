@@ -71,6 +71,8 @@ describe('console: refused calls in the overview, the activity log and the gener
         const rows = page.locator('tbody tr.clickable');
         await page.getByLabel('Status').selectOption('error');
         await page.waitForURL(/status=error/);
+        // The unfiltered page (7 rows) stays up until the filtered one replaces it.
+        await rows.nth(5).waitFor({ state: 'detached' });
         await rows.nth(4).waitFor();
         assert.equal(await rows.count(), 5, 'the error filter finds the refusals');
         await page.getByLabel('Status').selectOption('refused');

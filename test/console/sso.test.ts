@@ -182,7 +182,7 @@ describe('console: single sign-on through a real OpenID provider', () => {
         const audit = await mgmt<{ data: { changes: { email?: string } | null }[] }>(
           gw,
           'GET',
-          '/audit-log?action=console.sign_in_refused',
+          '/audit-log?action=console.sign_in_failed',
         );
         const emails = audit.data.map((r) => r.changes?.email);
         assert.ok(emails.includes('nobody@example.test') && emails.includes('outsider@example.test'));

@@ -38,14 +38,12 @@ describe('POST /embeddings and GET /embeddings/models through official clients',
     assert.deepEqual(float.usage, { prompt_tokens: tokens, total_tokens: tokens, cost: tokens * EMBED_PRICE } as never);
     const id = (float as unknown as { id: string }).id;
     assert.match(id, /^gen-/);
-    const gen = await call<{ data: { api_type: string; total_cost: number; tokens_prompt: number } }>(
-      gw.server,
-      'GET',
-      `/generation?id=${id}`,
-      { token: gw.apiKey },
-    );
+    const gen = await call<{
+      data: { api_type: string; api_surface: string; total_cost: number; tokens_prompt: number };
+    }>(gw.server, 'GET', `/generation?id=${id}`, { token: gw.apiKey });
     assert.equal(gen.status, 200, JSON.stringify(gen.body));
     assert.equal(gen.body.data.api_type, 'embeddings');
+    assert.equal(gen.body.data.api_surface, 'embeddings');
     assert.ok(Math.abs(gen.body.data.total_cost - tokens * EMBED_PRICE) < 1e-15);
   });
 

@@ -29,7 +29,7 @@ describe('POST /responses through the openai SDK', () => {
   after(() => gw.close());
   beforeEach(() => gw.fake.reset());
 
-  it('JSON: output_text, usage with cost, the generation id that GET /generation reads (api_type responses)', async () => {
+  it('JSON: output_text, usage with cost, the generation id that GET /generation reads (api_type completions, api_surface responses)', async () => {
     const res = await openai.responses.create({
       model: 'openai/gpt-test',
       instructions: 'be brief',
@@ -55,14 +55,15 @@ describe('POST /responses through the openai SDK', () => {
     ]);
     assert.equal(upstream().max_completion_tokens, 40);
     assert.equal(upstream().store, undefined, 'store is accepted, never forwarded');
-    const gen = await call<{ data: { id: string; api_type: string; total_cost: number } }>(
+    const gen = await call<{ data: { id: string; api_type: string; api_surface: string; total_cost: number } }>(
       gw.server,
       'GET',
       `/generation?id=${res.id}`,
       { token: gw.apiKey },
     );
     assert.equal(gen.status, 200, JSON.stringify(gen.body));
-    assert.equal(gen.body.data.api_type, 'responses');
+    assert.equal(gen.body.data.api_type, 'completions');
+    assert.equal(gen.body.data.api_surface, 'responses');
     assert.ok(close(gen.body.data.total_cost, expected));
   });
 

@@ -83,11 +83,12 @@ for (const dialect of dialects()) {
         assert.equal(msg.usage.input_tokens, FAKE_USAGE.prompt_tokens);
         assert.equal(msg.usage.output_tokens, FAKE_USAGE.completion_tokens);
         const gen = await call<{
-          data: { model: string; api_type: string; tokens_prompt: number; total_cost: number };
+          data: { model: string; api_type: string; api_surface: string; tokens_prompt: number; total_cost: number };
         }>(gw.server, 'GET', `/generation?id=${msg.id}`, { token: gw.apiKey });
         assert.equal(gen.status, 200);
         assert.equal(gen.body.data.model, d.slug);
-        assert.equal(gen.body.data.api_type, 'messages');
+        assert.equal(gen.body.data.api_type, 'completions');
+        assert.equal(gen.body.data.api_surface, 'messages');
         assert.equal(gen.body.data.tokens_prompt, FAKE_USAGE.prompt_tokens);
         assert.ok(gen.body.data.total_cost > 0);
       });

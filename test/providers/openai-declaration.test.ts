@@ -8,8 +8,8 @@ import {
   OPENAI_COMPLETION_FIELDS,
   OPENAI_MESSAGE_SHAPES,
   OPENAI_PART_FIELDS,
-} from '../../src/providers/openai-compatible/chat-declaration.js';
-import { chatBody } from '../../src/providers/openai-compatible/wire-request.js';
+} from '../../src/wire/openai-chat/outbound/declaration.js';
+import { chatBody } from '../../src/wire/openai-chat/outbound/request.js';
 import { openAiChatDeclaration, openAiCompletionFields, refusedByOpenAi } from '../fake-upstream/openai-declared.js';
 
 const sorted = (values: Iterable<string>) => [...values].sort();

@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import type { CanonicalChatRequest, CanonicalChunk } from '../../src/canonical/index.js';
 import type { CallContext, ProviderEndpointConfig, ProviderKind } from '../../src/providers/index.js';
-import { isUpstreamError, type UpstreamError } from '../../src/upstream/index.js';
+import { isUpstreamError, staticAuth, type UpstreamError } from '../../src/upstream/index.js';
+import { UPSTREAM_KINDS } from '../../src/wire/index.js';
 
 export const API_KEY = 'sk-test-0123456789abcdefSECRET';
 
@@ -10,11 +11,13 @@ export function endpointFor(
   baseUrl: string,
   overrides: Partial<ProviderEndpointConfig> = {},
 ): ProviderEndpointConfig {
+  const apiKey = overrides.apiKey === undefined ? API_KEY : overrides.apiKey;
   return {
     providerId: `fake-${kind}`,
     kind,
     baseUrl,
-    apiKey: API_KEY,
+    auth: staticAuth(UPSTREAM_KINDS[kind].auth, apiKey),
+    apiKey,
     headers: { 'x-extra-header': 'yes' },
     // Generous: a loaded CI machine must not turn an ordinary answer into a timeout. Tests of the
     // timeouts themselves set short ones.

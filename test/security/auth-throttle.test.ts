@@ -43,3 +43,31 @@ for (const dialect of dialects()) {
     });
   });
 }
+
+for (const dialect of dialects()) {
+  describe(`behind a proxy, failures count against each client (${dialect})`, () => {
+    let server: TestServer;
+    before(async () => {
+      server = await startTestServer({
+        dialect,
+        env: { SWITCHYARD_AUTH_FAILURE_LIMIT: '3', SWITCHYARD_AUTH_FAILURE_DELAY_MS: '0', SWITCHYARD_TRUST_PROXY: '1' },
+      });
+    });
+    after(() => server.close());
+
+    const bogus = (forwardedFor: string) =>
+      call(server, 'GET', '/key', { token: generateToken(), headers: { 'x-forwarded-for': forwardedFor } });
+
+    test('one trusted hop: the address the proxy appended is the client, whatever came before it', async () => {
+      for (let i = 0; i < 3; i += 1) assert.equal((await bogus('203.0.113.1')).status, 401);
+      assert.equal((await bogus('203.0.113.1')).status, 429);
+      assert.equal((await bogus('203.0.113.9, 203.0.113.1')).status, 429, 'a forged earlier entry changes nothing');
+      assert.equal((await bogus('203.0.113.2')).status, 401, 'another client behind the same proxy');
+      const keys = await call(server, 'GET', '/keys', {
+        token: server.managementToken,
+        headers: { 'x-forwarded-for': '203.0.113.1' },
+      });
+      assert.equal(keys.status, 200, 'a valid key from the throttled client');
+    });
+  });
+}

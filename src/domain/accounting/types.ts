@@ -1,10 +1,11 @@
+import type { ApiType } from '../../wire/index.js';
 import type { GatewayError } from '../../errors/index.js';
 import type { Clock } from '../common/clock.js';
 import type { KeyRecord, LimitReset } from '../keys/types.js';
 import type { KeyUsageReader } from '../keys/usage.js';
 
 /** The API surfaces a generation can come from; each inbound codec names its own. */
-export type ApiType = 'completions' | 'messages' | 'responses' | 'embeddings';
+export type { ApiType } from '../../wire/index.js';
 
 /** One model call as metered: what was served, what it cost, how long it took. */
 export interface GenerationRecord {
@@ -19,7 +20,7 @@ export interface GenerationRecord {
   providerId: string;
   upstreamModel: string;
   upstreamId: string | null;
-  /** The API surface the call came in on (chat and legacy completions are both `completions`). */
+  /** The API surface the call came in on (`api_surface`; `api_type` is derived from it). */
   apiType: ApiType;
   streamed: boolean;
   cancelled: boolean;

@@ -1,4 +1,5 @@
 import type { GenerationRecord } from '../accounting/types.js';
+import type { ApiSurface } from '../accounting/api-surface.js';
 import type { LimitReset } from '../keys/types.js';
 
 /**
@@ -40,6 +41,8 @@ export interface GenerationFilter {
   /** A prefix of the User-Agent. */
   userAgent?: string;
   origin?: string;
+  /** The surface the calls came in on (stored in `api_type`). */
+  apiSurface?: ApiSurface;
 }
 
 /** One UTC day × model × provider endpoint. */

@@ -6,17 +6,21 @@ import type { KeyRecord } from '../keys/types.js';
 import type { MemberRecord } from '../members/types.js';
 import { loadPerson, type Person, type PersonSources } from './person.js';
 import type { ConsoleSessionRepository, ConsoleSessionRow } from './types.js';
+import { recordAudit } from '../audit/record.js';
+import type { AuditRepository } from '../audit/types.js';
 
 export interface ConsoleSessionsOptions {
   sessions: ConsoleSessionRepository;
   /** The key authenticator (its cache is kept coherent across replicas by the change feed). */
   keys: {
-    authenticate(token: string): Promise<KeyRecord>;
+    authenticate(token: string, options?: { guarded?: boolean }): Promise<KeyRecord>;
     authenticateDigest(digest: string): Promise<KeyRecord>;
   };
   /** Members and their roles, read on every use of a person's session (so changes apply at once). */
   members: { findById(id: string): Promise<MemberRecord | null> };
   people: PersonSources;
+  /** Sign-ins and refused sign-ins are recorded here (actor `console`). */
+  audit?: AuditRepository;
   clock: Clock;
   /** A session unused for this long has ended. */
   idleMs: number;
@@ -54,11 +58,25 @@ export class ConsoleSessions {
     this.touchEveryMs = options.touchEveryMs ?? Math.min(60_000, Math.floor(options.idleMs / 10));
   }
 
-  /** 401 for an unusable key, 403 for an API key. */
-  async signIn(managementKey: string): Promise<SignedIn> {
-    const key = await this.options.keys.authenticate(managementKey);
-    if (key.kind !== 'management') throw errors.managementOnly();
+  /**
+   * 401 for an unusable key, 403 for an API key; both are written to the audit log unless
+   * `guarded` (the address is over its failed sign-in limit: its refusals are not recorded, so a
+   * flood writes nothing, and an unknown key is refused without reading the store).
+   */
+  async signIn(managementKey: string, from: { address: string; guarded?: boolean }): Promise<SignedIn> {
+    const key = await this.options.keys
+      .authenticate(managementKey, { guarded: from.guarded === true })
+      .catch(async (error: unknown) => {
+        if (from.guarded !== true && isStatus(error, 401))
+          await this.audit('console.sign_in_failed', from.address, null, 'invalid_key');
+        throw error;
+      });
+    if (key.kind !== 'management') {
+      if (from.guarded !== true) await this.audit('console.sign_in_failed', from.address, key, 'not_management');
+      throw errors.managementOnly();
+    }
     const { token, now } = await this.open({ keyHash: key.hash, keyTokenDigest: key.tokenDigest, memberId: null });
+    await this.audit('console.sign_in', from.address, key, null);
     return { token, key, person: null, csrfToken: csrfTokenOf(token), expiresAt: this.expiry(now) };
   }
 
@@ -81,6 +99,14 @@ export class ConsoleSessions {
       lastSeenAt: now.toISOString(),
     });
     return { token, now: now.getTime() };
+  }
+
+  private async audit(action: string, address: string, key: KeyRecord | null, reason: string | null): Promise<void> {
+    if (this.options.audit === undefined) return;
+    const actor = { kind: 'console' as const, memberId: key?.creatorUserId ?? null, keyHash: key?.hash ?? null };
+    const changes = reason === null ? { address } : { address, reason };
+    const entry = { action, targetType: 'key', targetId: key?.hash ?? '-', changes };
+    await recordAudit(this.options.audit, entry, { ctx: { actor }, clock: this.options.clock });
   }
 
   /** The live session of a cookie's token; 401 when it is unknown, idle too long, or its key no longer authenticates. */

@@ -58,7 +58,7 @@ export class SsoSignIn {
     await recordAudit(
       this.deps.audit,
       {
-        action: outcome.ok ? 'console.sign_in' : 'console.sign_in_refused',
+        action: outcome.ok ? 'console.sign_in' : 'console.sign_in_failed',
         targetType: 'member',
         targetId: outcome.member?.id ?? claims.email ?? claims.subject,
         changes: { method: 'sso', email: claims.email, ...(outcome.ok ? {} : { reason: outcome.reason }) },

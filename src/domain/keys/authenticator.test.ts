@@ -3,29 +3,11 @@ import { describe, it } from 'node:test';
 import { isGatewayError } from '../../errors/index.js';
 import type { ChangeFeedState } from '../common/changes.js';
 import { KeyAuthenticator, type AuthenticatorOptions } from './authenticator.js';
-import { digestToken, generateToken } from './tokens.js';
+import { generateToken } from './tokens.js';
 import type { KeyRecord } from './types.js';
+import { keyRecord } from './key-fixture.js';
 
-function record(token: string, patch: Partial<KeyRecord> = {}): KeyRecord {
-  return {
-    hash: 'h1',
-    tokenDigest: digestToken(token),
-    kind: 'api',
-    name: 'k',
-    label: 'sk-sy-v1-abc...def',
-    workspaceId: 'ws',
-    creatorUserId: 'user_1',
-    disabled: false,
-    limit: null,
-    limitReset: null,
-    includeByokInLimit: false,
-    expiresAt: null,
-    externalUser: null,
-    createdAt: '2026-01-01T00:00:00.000Z',
-    updatedAt: null,
-    ...patch,
-  };
-}
+const record = keyRecord;
 
 /** A store the test controls: records by digest, an outage switch, a read counter. */
 function harness(options: Partial<AuthenticatorOptions> = {}) {

@@ -1,6 +1,7 @@
 import { errors } from '../../errors/index.js';
 import type { ChangeFeedState } from '../common/changes.js';
 import type { Clock } from '../common/clock.js';
+import type { DigestVerdict, KnownDigests } from './known-digests.js';
 import { digestToken, digestsEqual } from './tokens.js';
 import type { KeyRecord, KeyRepository } from './types.js';
 
@@ -22,7 +23,17 @@ export interface AuthenticatorOptions {
   maxEntries?: number;
   /** Monotonic milliseconds for cache ages (default performance.now). */
   monotonicNow?: () => number;
-  observer?: { staleDecision?(): void; unavailable?(): void };
+  observer?: { staleDecision?(): void; unavailable?(): void; storeRead?(): void; refusedFromMemory?(): void };
+  /** Every stored digest in memory: a token none has is refused without a store read. */
+  digests?: KnownDigests;
+}
+
+export interface AuthenticateOptions {
+  /**
+   * The caller's address is over its failed-authentication limit: the store is read only for a
+   * digest memory knows (or a cached key), never to decide an unknown token (401 instead).
+   */
+  guarded?: boolean;
 }
 
 interface Entry {
@@ -41,6 +52,10 @@ class StoreUnreachable extends Error {}
  * When the store cannot be read, a record verified within `graceMs` keeps its last decision (the
  * `staleDecision` observer counts it); otherwise the answer is 503, never 401: a valid key must
  * not be refused because the database is away. See docs/deploy.md ("Database faults").
+ *
+ * With `digests`, a token whose digest no stored key has is refused from memory while the change
+ * feed is live: a flood of bogus tokens costs no store read, and a key that is stored is always
+ * verified, whoever else failed from the same address (docs/api.md, "Authentication").
  */
 export class KeyAuthenticator {
   private readonly byDigest = new Map<string, Entry>();
@@ -57,16 +72,16 @@ export class KeyAuthenticator {
     this.now = options.monotonicNow ?? (() => performance.now());
   }
 
-  authenticate(token: string): Promise<KeyRecord> {
-    return this.authenticateDigest(digestToken(token));
+  authenticate(token: string, options: AuthenticateOptions = {}): Promise<KeyRecord> {
+    return this.authenticateDigest(digestToken(token), options);
   }
 
   /**
    * The same decision for a token known only by its digest (a console session holds its key's
    * digest, never the key): a rotated key no longer has this digest, so the answer is 401.
    */
-  async authenticateDigest(digest: string): Promise<KeyRecord> {
-    const record = await this.resolve(digest);
+  async authenticateDigest(digest: string, options: AuthenticateOptions = {}): Promise<KeyRecord> {
+    const record = await this.resolve(digest, options.guarded ?? false);
     if (record === null || !digestsEqual(record.tokenDigest, digest)) throw errors.invalidAuth('Invalid API key');
     if (record.disabled) throw errors.invalidAuth('This key is disabled');
     if (record.expiresAt !== null && Date.parse(record.expiresAt) <= this.options.clock.now().getTime()) {
@@ -75,13 +90,9 @@ export class KeyAuthenticator {
     return record;
   }
 
-  /**
-   * Whether `token` is a key this process verified recently and still trusts, answered from the
-   * cache alone (no store read): lets a throttled address keep using keys already proven valid.
-   */
-  knows(token: string): boolean {
-    const hit = this.byDigest.get(digestToken(token));
-    return hit !== undefined && !hit.record.disabled && this.trusted(hit, this.now());
+  /** A digest just stored by this process (a key created or rotated here). */
+  learn(digest: string): void {
+    this.options.digests?.add(digest);
   }
 
   /** Drops whatever is cached for the key, under its old and new digest alike. */
@@ -116,11 +127,19 @@ export class KeyAuthenticator {
     return this.options.changes.state() === 'live' || age < this.options.revalidateAfterMs;
   }
 
-  private async resolve(digest: string): Promise<KeyRecord | null> {
+  private async resolve(digest: string, guarded: boolean): Promise<KeyRecord | null> {
     this.options.changes.refresh();
     const now = this.now();
     const hit = this.byDigest.get(digest);
     if (hit !== undefined && this.trusted(hit, now)) return hit.record;
+    if (hit === undefined) {
+      const digests = this.options.digests;
+      let verdict: DigestVerdict = digests?.verdict(digest) ?? 'unsure';
+      // No await on the usual paths: a known digest, or no memory of digests at all.
+      if (verdict !== 'present' && digests !== undefined) verdict = await digests.decide(digest, verdict);
+      if (verdict === 'absent') this.options.observer?.refusedFromMemory?.();
+      if (verdict === 'absent' || (verdict === 'unsure' && guarded)) return null;
+    }
     const inGrace = hit !== undefined && now - hit.verifiedAt <= this.options.graceMs;
     if (hit !== undefined && inGrace && now - this.lastFailureAt < (this.options.failureBackoffMs ?? 250)) {
       this.options.observer?.staleDecision?.();
@@ -146,9 +165,14 @@ export class KeyAuthenticator {
     const running = this.inflight.get(digest);
     if (running !== undefined) return running;
     const epoch = this.epoch;
+    const addsBefore = this.options.digests?.addMark() ?? 0;
     const read = this.readStore(digest)
       .then((record) => {
         if (epoch === this.epoch) this.remember(digest, record);
+        // Memory follows what the store just said: a digest no key has is refused from memory next time.
+        if (record === null || !digestsEqual(record.tokenDigest, digest))
+          this.options.digests?.stale(digest, addsBefore);
+        else this.options.digests?.add(digest);
         return record;
       })
       .finally(() => {
@@ -159,6 +183,7 @@ export class KeyAuthenticator {
   }
 
   private async readStore(digest: string): Promise<KeyRecord | null> {
+    this.options.observer?.storeRead?.();
     const timeoutMs = this.options.lookupTimeoutMs ?? 2000;
     let timer: NodeJS.Timeout | undefined;
     const timeout = new Promise<never>((_, reject) => {

@@ -179,6 +179,7 @@ export class KeyService {
     const updated = await this.audited(ctx, { action: 'key.rotate', hash, changes: { kind: record.kind } }, (repos) =>
       repos.keys.replaceDigest(hash, digestToken(token), maskToken(token), this.deps.clock.now().toISOString()),
     );
+    this.deps.authenticator.learn(updated.tokenDigest);
     await this.changed(hash);
     return { record: updated, token };
   }
@@ -236,6 +237,9 @@ export class KeyService {
       await recordAudit(repos.audit, entry, { ctx: options.ctx, clock: this.deps.clock });
       return inserted;
     });
+    // Known here at once; other replicas add the digest on the notification.
+    this.deps.authenticator.learn(record.tokenDigest);
+    await this.deps.changes?.publish('keys', record.hash);
     return { record, token };
   }
 }

@@ -1,14 +1,11 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 
 export const TOKEN_PREFIX = 'sk-sy-v1-';
-const TOKEN_PATTERN = /^sk-sy-v1-[0-9a-f]{64}$/;
 
 /** A new bearer token: the prefix and 256 random bits as 64 hex characters. */
 export function generateToken(): string {
   return TOKEN_PREFIX + randomBytes(32).toString('hex');
 }
-
-export const isWellFormedToken = (token: string): boolean => TOKEN_PATTERN.test(token);
 
 /** SHA-256 of the token, hex. The only form in which a token is ever stored. */
 export function digestToken(token: string): string {

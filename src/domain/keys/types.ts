@@ -59,6 +59,8 @@ export interface KeyRepository {
   insert(key: NewKey): Promise<KeyRecord>;
   findByHash(hash: string): Promise<KeyRecord | null>;
   findByDigest(tokenDigest: string): Promise<KeyRecord | null>;
+  /** Up to `limit` stored token digests greater than `after` (null: from the first), ascending. */
+  listDigests(after: string | null, limit: number): Promise<string[]>;
   list(query: KeyListQuery): Promise<KeyRecord[]>;
   listManagement(): Promise<KeyRecord[]>;
   update(hash: string, patch: KeyPatch, now: string): Promise<KeyRecord | null>;

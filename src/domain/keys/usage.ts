@@ -28,10 +28,6 @@ export interface KeyUsageReader {
   read(hashes: string[], now: Date): Promise<Map<string, KeyUsage>>;
 }
 
-export const zeroUsageReader: KeyUsageReader = {
-  read: (hashes) => Promise.resolve(new Map(hashes.map((h) => [h, ZERO_USAGE]))),
-};
-
 /** Spend that counts against the key's limit in its current reset window. */
 export function spentInWindow(usage: KeyUsage, reset: LimitReset | null, includeByok: boolean): number {
   const pick = (total: number, daily: number, weekly: number, monthly: number): number => {

@@ -1,7 +1,7 @@
 import { Type, type TSchema } from '@sinclair/typebox';
 import { CHAT_FIELD_SCHEMAS, ChatRequestSchema, PRESET_FIELDS } from '../../canonical/index.js';
 
-export { PRESET_FIELDS, type PresetField } from '../../canonical/index.js';
+export { PRESET_FIELDS } from '../../canonical/index.js';
 
 function pick(): Record<string, TSchema> {
   const out: Record<string, TSchema> = {};

@@ -1,10 +1,7 @@
 import type { PresetConfig } from './types.js';
+import { isRecord } from '../../canonical/json.js';
 
 type Body = Record<string, unknown>;
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 /**
  * Identity of a tool for the union: function tools by function name, tools

@@ -2,7 +2,6 @@ import type { Page, PageResult } from '../common/page.js';
 
 /** An archived preset keeps its versions but cannot be used by model calls. */
 export type PresetStatus = 'active' | 'archived';
-export const PRESET_STATUSES: readonly PresetStatus[] = ['active', 'archived'];
 
 /** The stored request fields of one version (a free-form object on the wire). */
 export type PresetConfig = Record<string, unknown>;

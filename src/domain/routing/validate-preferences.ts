@@ -5,6 +5,7 @@
  */
 import { QUANTIZATIONS, type Quantization } from '../../catalog/index.js';
 import type { MaxPrice, Partition, Percentiles, ProviderPreferences, SortBy } from './types.js';
+import { isRecord } from '../../canonical/json.js';
 
 export interface PreferenceError {
   readonly field: string;
@@ -50,10 +51,6 @@ const SORTS: readonly SortBy[] = ['price', 'throughput', 'latency', 'exacto'];
 const PARTITIONS: readonly Partition[] = ['model', 'none'];
 const PRICE_KEYS = ['prompt', 'completion', 'image', 'audio', 'request'] as const;
 const PERCENTILE_KEYS = ['p50', 'p75', 'p90', 'p99'] as const;
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 class Collector {
   readonly errors: PreferenceError[] = [];

@@ -1,5 +1,5 @@
 import { toCanonicalCompletionRequest, type CompletionRequestBody } from '../../canonical/index.js';
-import { legacyCompletion } from '../../providers/index.js';
+import { legacyCompletion } from '../../wire/openai-completions/via-chat.js';
 import type { BodyTexts, KindStrategy } from './strategy.js';
 
 /** The prompt (one string, or each prompt of a list). */

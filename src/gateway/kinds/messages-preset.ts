@@ -1,7 +1,7 @@
 import { toCanonicalChatRequest, type MessagesRequestBody } from '../../canonical/index.js';
 import { unionTools, type PresetVersionRecord } from '../../domain/presets/index.js';
-import { messagesBody } from '../../providers/anthropic/request.js';
-import { isRecord, type JsonRecord } from '../../providers/json.js';
+import { messagesBody } from '../../wire/anthropic-messages/outbound/request.js';
+import { isRecord, type JsonRecord } from '../../canonical/json.js';
 
 /** Switchyard's routing fields: the same on chat and Messages, copied as they are. */
 const ROUTING_FIELDS = ['model', 'models', 'provider'] as const;

@@ -1,5 +1,5 @@
 import type { TextSegment } from '../../filters/index.js';
-import { isRecord, type JsonRecord } from '../../providers/json.js';
+import { isRecord, type JsonRecord } from '../../canonical/json.js';
 import type { MessagesRequestBody } from '../../canonical/index.js';
 
 /**

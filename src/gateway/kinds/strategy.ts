@@ -1,6 +1,6 @@
 import type { BodyOf, CallKind } from '../../canonical/index.js';
 import type { TextSegment } from '../../filters/index.js';
-import type { CallContext, ProviderAdapter, ProviderEndpointConfig, ProviderRegistry } from '../../providers/index.js';
+import type { CallContext, ProviderAdapter, ProviderEndpointConfig } from '../../providers/index.js';
 import type { RouteCandidate } from '../../domain/routing/index.js';
 import type { PresetVersionRecord } from '../../domain/presets/index.js';
 import type { KindTypes } from '../call.js';
@@ -32,11 +32,7 @@ export interface KindStrategy<K extends CallKind> {
    * dropped when it cannot be translated. Throws the reason (a 400 naming the field) when none is
    * left, so such a call is refused before anything is reserved or recorded. Absent: all can.
    */
-  readonly carriers?: (
-    body: BodyOf<K>,
-    candidates: readonly RouteCandidate[],
-    providers: ProviderRegistry,
-  ) => readonly RouteCandidate[];
+  readonly carriers?: (body: BodyOf<K>, candidates: readonly RouteCandidate[]) => readonly RouteCandidate[];
   /** Every text the call sends: screened by content filters, counted for estimates. */
   texts(body: BodyOf<K>): BodyTexts<BodyOf<K>>;
   /**

@@ -1,40 +1,30 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { errors, isGatewayError } from '../../errors/index.js';
 import type { FailureThrottle } from '../../domain/common/failure-throttle.js';
-import { bearerToken } from './auth.js';
 
-export interface AuthThrottleOptions {
-  throttle: FailureThrottle;
-  /** Answers from the cache alone whether a token is a key already proven valid. */
-  knows(token: string): boolean;
-}
+/** What the authentication hook asks of the failed-authentication throttle. */
+export type AddressThrottle = Pick<FailureThrottle, 'retryAfterSeconds'>;
 
-/** The token the request presents, or null when it presents none in a form we read. */
-function presentedToken(request: FastifyRequest): string | null {
-  try {
-    return bearerToken(request);
-  } catch {
-    return null;
-  }
+/**
+ * The answer to a failed authentication from an address `retryAfter` seconds from being allowed
+ * again (0: not throttled): a 401 becomes 429 with `Retry-After`; anything else stays as it is.
+ * Only failing credentials are ever refused this way: a valid key is verified and accepted from
+ * any address (the key authenticator decides unknown tokens from memory, so a throttled address
+ * costs the store nothing).
+ */
+export function throttledRefusal(error: Error, retryAfter: number): Error {
+  if (retryAfter === 0 || !isGatewayError(error) || error.status !== 401) return error;
+  return errors.rateLimited('Too many failed authentications from this address; retry later', retryAfter);
 }
 
 /**
- * Throttles failed authentications per client address in an authenticated scope. Register it
- * before `requireKey`: every 401 the scope answers counts as a failure of `request.ip`; once the
- * address is over its limit, a request whose token is not a key this process already trusts is
- * refused with 429 and `Retry-After` before any store read. Valid keys already verified keep
- * working from a throttled address, so an attacker sharing a NAT or proxy cannot lock them out.
+ * Counts failed authentications per client address in an authenticated scope: every 401 the
+ * scope answers counts against `request.ip` (which `SWITCHYARD_TRUST_PROXY` makes the client's
+ * own address behind a proxy). `requireKey` turns the failures of an address over the limit into
+ * 429s (`throttledRefusal`).
  */
-export function throttleFailedAuth(scope: FastifyInstance, options: AuthThrottleOptions): void {
-  const { throttle } = options;
+export function countFailedAuth(scope: FastifyInstance, throttle: FailureThrottle): void {
   if (!throttle.enabled) return;
-  scope.addHook('onRequest', (request: FastifyRequest, _reply: FastifyReply, done: (error?: Error) => void) => {
-    const retryAfter = throttle.retryAfterSeconds(request.ip);
-    if (retryAfter === 0) return done();
-    const token = presentedToken(request);
-    if (token !== null && options.knows(token)) return done();
-    done(errors.rateLimited('Too many failed authentications from this address; retry later', retryAfter));
-  });
   scope.addHook('onError', (request: FastifyRequest, _reply: FastifyReply, error: Error, done: () => void) => {
     if (isGatewayError(error) && error.status === 401) throttle.recordFailure(request.ip);
     done();

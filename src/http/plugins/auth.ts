@@ -6,6 +6,7 @@ import type { ConsoleSession, ConsoleSessions } from '../../domain/console/sessi
 import type { Person } from '../../domain/console/person.js';
 import { CSRF_HEADER, sessionCookie } from '../console/cookie.js';
 import { authorizePerson, type PermissionLookups } from '../permissions/enforce.js';
+import { throttledRefusal, type AddressThrottle } from './auth-throttle.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -16,6 +17,8 @@ declare module 'fastify' {
     principal: KeyRecord;
     /** The member behind a console session signed in by single sign-on; null otherwise. */
     person: Person | null;
+    /** True when a console session (not a bearer token) stands for `principal`. */
+    viaConsole: boolean;
   }
 }
 
@@ -93,20 +96,29 @@ function sessionKey(request: FastifyRequest, sessions: ConsoleSessions): Promise
   return sessions.resume(token);
 }
 
+export interface RequireKeyOptions {
+  authenticator: KeyAuthenticator;
+  level: AuthLevel;
+  /** Console sessions (cookie plus anti-CSRF header) stand for their management key; never for model calls. */
+  sessions?: ConsoleSessions;
+  /** The failed-authentication throttle: a failing credential from an address over it gets 429. */
+  throttle?: AddressThrottle;
+  /** How long a 429 for a failing credential waits before it is sent (a looping client slows down). */
+  refusalDelayMs?: number;
+  /** The permission table consulted for a person's console session (single sign-on). */
+  permissions?: { lookups: PermissionLookups; prefix: string };
+}
+
 /**
  * Makes `scope` an authenticated scope: every route registered in it requires a key of the
  * given level. Handlers never check keys themselves. With `sessions`, a console session (cookie
  * plus anti-CSRF header) stands for its management key; model-call scopes never pass it.
  */
-export function requireKey(
-  scope: FastifyInstance,
-  authenticator: KeyAuthenticator,
-  level: AuthLevel,
-  sessions?: ConsoleSessions,
-  permissions?: { lookups: PermissionLookups; prefix: string },
-): void {
+export function requireKey(scope: FastifyInstance, options: RequireKeyOptions): void {
+  const { authenticator, level, sessions, throttle, permissions } = options;
   scope.decorateRequest('principal', null as unknown as KeyRecord);
   scope.decorateRequest('person', null);
+  scope.decorateRequest('viaConsole', false);
   if (permissions !== undefined)
     // Before validation (the body is parsed by then): a person without the role learns nothing
     // about the route's input rules, and is refused before any handler runs.
@@ -119,6 +131,13 @@ export function requireKey(
     });
   // Callback style: one promise per request (the authenticator's), not a second for an async hook.
   scope.addHook('onRequest', (request: FastifyRequest, _reply: FastifyReply, done: (error?: Error) => void) => {
+    const retryAfter = throttle?.retryAfterSeconds(request.ip) ?? 0;
+    const refuse = (error: Error) => {
+      const refusal = throttledRefusal(error, retryAfter);
+      const delayMs = refusal === error ? 0 : (options.refusalDelayMs ?? 0);
+      if (delayMs === 0) done(refusal);
+      else setTimeout(() => done(refusal), delayMs);
+    };
     const viaSession = sessions === undefined || level === 'api' ? null : sessionKey(request, sessions);
     if (viaSession !== null) {
       viaSession.then((session) => {
@@ -130,24 +149,25 @@ export function requireKey(
         }
         request.principal = record;
         request.person = session.person;
+        request.viaConsole = true;
         done();
-      }, done);
+      }, refuse);
       return;
     }
     let token: string;
     try {
       token = bearerToken(request);
     } catch (error) {
-      done(error as Error);
+      refuse(error as Error);
       return;
     }
-    authenticator.authenticate(token).then((record) => {
+    authenticator.authenticate(token, { guarded: retryAfter > 0 }).then((record) => {
       if (!admits(level, record.kind)) {
         done(level === 'management' ? errors.managementOnly() : errors.apiKeyOnly());
         return;
       }
       request.principal = record;
       done();
-    }, done);
+    }, refuse);
   });
 }

@@ -1,4 +1,5 @@
 import type { GenerationRecord } from '../../domain/accounting/types.js';
+import { openRouterApiType } from '../../domain/accounting/api-surface.js';
 import { statusOf, type GenerationFilter } from '../../domain/analytics/types.js';
 import type { KeyRecord } from '../../domain/keys/types.js';
 import { errors } from '../../errors/index.js';
@@ -38,6 +39,8 @@ function presentRow(g: GenerationRecord, keyName: string | null): Static<typeof 
     provider_name: g.providerId,
     endpoint_id: g.providerId === '' ? '' : `${g.providerId}:${g.upstreamModel}`,
     status: statusOf(g),
+    api_type: openRouterApiType(g.apiType),
+    api_surface: g.apiType,
     finish_reason: g.finishReason,
     streamed: g.streamed,
     prompt_tokens: g.promptTokens,
@@ -116,6 +119,7 @@ export function analyticsReadRoutes(app: App, services: Services): void {
         sessionId: q.session_id,
         userAgent: q.user_agent,
         origin: q.origin,
+        apiSurface: q.api_surface,
       };
       const page = await analytics.generations(filter, q.cursor, q.limit ?? 50);
       return {

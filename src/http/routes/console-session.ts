@@ -10,6 +10,13 @@ import type { App } from '../types.js';
 const tags = ['Console'];
 const security: Record<string, string[]>[] = [];
 
+/** A wait as people say it: "15 minutes", "1 minute", "40 seconds". */
+export function inWords(seconds: number): string {
+  if (seconds < 60) return seconds === 1 ? '1 second' : `${seconds} seconds`;
+  const minutes = Math.ceil(seconds / 60);
+  return minutes === 1 ? '1 minute' : `${minutes} minutes`;
+}
+
 /**
  * Console sign-in (public routes: they authenticate themselves). A management key is exchanged
  * for a session cookie; failed attempts are counted per client address and throttled with 429.
@@ -31,18 +38,23 @@ export function consoleSessionRoutes(app: App, services: Services, cookieSecure:
     },
     handler: async (request, reply) => {
       if (!keySignIn) throw errors.forbidden('Management-key sign-in is switched off: sign in with SSO');
-      const waitMs = throttle.retryAfterMs(request.ip);
-      if (waitMs > 0) {
-        const seconds = Math.ceil(waitMs / 1000);
-        throw errors.rateLimited('Too many failed sign-ins from this address; retry later', seconds);
-      }
+      // A correct management key signs in from any address; only failures are refused once the
+      // address is over its limit (and then without a store read for an unknown key).
+      const seconds = throttle.retryAfterSeconds(request.ip);
       try {
-        const signedIn = await sessions.signIn(request.body.key);
+        const signedIn = await sessions.signIn(request.body.key, { address: request.ip, guarded: seconds > 0 });
         reply.header('set-cookie', sessionSetCookie(request, cookieSecure, signedIn.token));
         return presentSession(signedIn, sessions.idleMs);
       } catch (error) {
-        if (isGatewayError(error) && (error.status === 401 || error.status === 403)) throttle.recordFailure(request.ip);
-        throw error;
+        if (!isGatewayError(error) || (error.status !== 401 && error.status !== 403)) throw error;
+        if (seconds === 0) {
+          throttle.recordFailure(request.ip);
+          throw error;
+        }
+        throw errors.rateLimited(
+          `Too many failed sign-ins from this address: try again in ${inWords(seconds)}`,
+          seconds,
+        );
       }
     },
   });

@@ -1,9 +1,10 @@
 import { Type, type Static } from '@sinclair/typebox';
 import type { GenerationRecord, Meter } from '../../domain/accounting/types.js';
+import { openRouterApiType } from '../../domain/accounting/api-surface.js';
 import { errors } from '../../errors/index.js';
 import { Nullable } from '../../canonical/schema-helpers.js';
 import { RefusalObject } from '../schemas/analytics.js';
-import { errorResponses } from '../schemas/common.js';
+import { ApiSurfaceSchema, errorResponses } from '../schemas/common.js';
 import type { App } from '../types.js';
 
 const tags = ['Generations'];
@@ -22,7 +23,10 @@ export const GenerationObject = Type.Object({
   created_at: Type.String(),
   model: Type.String(),
   origin: Type.String(),
-  api_type: Nullable(Type.String()),
+  /** OpenRouter's enum: `completions` (chat, legacy completions, Messages, Responses) or `embeddings`. */
+  api_type: Nullable(Type.Union([Type.Literal('completions'), Type.Literal('embeddings')])),
+  /** Switchyard: the surface the client called. */
+  api_surface: ApiSurfaceSchema,
   app_id: Nullable(Type.Integer()),
   http_referer: Nullable(Type.String()),
   user_agent: Nullable(Type.String()),
@@ -77,7 +81,8 @@ export function presentGeneration(g: GenerationRecord): GenerationObject {
     created_at: g.createdAt,
     model: g.model,
     origin: g.origin ?? '',
-    api_type: g.apiType,
+    api_type: openRouterApiType(g.apiType),
+    api_surface: g.apiType,
     app_id: null,
     http_referer: g.origin ?? null,
     user_agent: g.userAgent ?? null,

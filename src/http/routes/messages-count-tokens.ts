@@ -2,7 +2,7 @@ import { Type } from '@sinclair/typebox';
 import type { Catalog } from '../../catalog/index.js';
 import { planRoute, refusalToError } from '../../domain/routing/index.js';
 import type { CallPolicyResolver } from '../../gateway/call-policy.js';
-import { countMessagesTokens } from '../../providers/anthropic/inbound/count-tokens.js';
+import { countMessagesTokens } from '../../wire/anthropic-messages/inbound/count-tokens.js';
 import { CountTokensRequestSchema } from '../../canonical/index.js';
 import type { App } from '../types.js';
 import { AnthropicErrorSchema } from './messages-schemas.js';

@@ -1,7 +1,8 @@
 import { ChatRequestSchema, CompletionRequestSchema, MessagesRequestSchema } from '../../canonical/index.js';
 import { markModelCallScope } from '../request-log.js';
-import { chatCompletionsCodec, completionsCodec } from '../codecs/openai.js';
-import { messagesCodec } from '../codecs/anthropic-messages.js';
+import { chatCompletionsCodec } from '../../wire/openai-chat/inbound.js';
+import { completionsCodec } from '../../wire/openai-completions/inbound.js';
+import { messagesCodec } from '../../wire/anthropic-messages/inbound/codec.js';
 import { errorResponses } from '../schemas/common.js';
 import { serveModelCall, type ModelCallOptions } from '../serve-model-call.js';
 import { openAiSurfaceRoutes } from './openai-surfaces.js';

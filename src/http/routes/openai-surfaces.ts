@@ -1,6 +1,6 @@
 import { EmbeddingsRequestSchema } from '../../canonical/index.js';
-import { embeddingsCodec } from '../codecs/embeddings.js';
-import { ResponsesRequestSchema } from '../codecs/responses/schema.js';
+import { embeddingsCodec } from '../../wire/openai-embeddings/inbound.js';
+import { ResponsesRequestSchema } from '../../wire/openai-responses/schema.js';
 import { errorResponses } from '../schemas/common.js';
 import { serveModelCall, type ModelCallOptions } from '../serve-model-call.js';
 import type { App } from '../types.js';

@@ -16,10 +16,10 @@ import {
 } from '../schemas/presets.js';
 import { presentPreset, presentPresetVersion, presentResolvedPreset } from '../presenters/presets.js';
 import type { App } from '../types.js';
-import { decodeResponsesRequest } from '../codecs/responses/request.js';
-import { ResponsesRequestSchema } from '../codecs/responses/schema.js';
+import { decodeResponsesRequest } from '../../wire/openai-responses/request.js';
+import { ResponsesRequestSchema } from '../../wire/openai-responses/schema.js';
 import { writeContext } from '../audit-actor.js';
-import { decodeMessagesRequest } from '../../providers/anthropic/inbound/decode.js';
+import { decodeMessagesRequest } from '../../wire/anthropic-messages/inbound/decode.js';
 
 const tags = ['Presets'];
 
@@ -89,7 +89,7 @@ export function presetReadRoutes(app: App, presets: PresetService): void {
 export function presetWriteRoutes(app: App, presets: PresetService): void {
   /** A new version from a chat body: the create routes differ only in how they read theirs. */
   const saveFrom = async (
-    request: Pick<FastifyRequest, 'principal' | 'person'> & {
+    request: Pick<FastifyRequest, 'principal' | 'person' | 'viaConsole'> & {
       params: { slug: string };
       query: { workspace_id?: string };
     },

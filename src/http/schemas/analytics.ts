@@ -1,5 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import { Nullable } from '../../canonical/schema-helpers.js';
+import { ApiSurfaceSchema } from './common.js';
 
 const Id = Type.String({ minLength: 1, maxLength: 200 });
 
@@ -57,6 +58,7 @@ export const GenerationListQuery = Type.Object({
   /** Generations whose User-Agent starts with this (e.g. `claude-cli`, `codex`). */
   user_agent: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
   origin: Type.Optional(Type.String({ minLength: 1, maxLength: 512 })),
+  api_surface: Type.Optional(ApiSurfaceSchema),
 });
 
 /** One row of the console's activity log: everything but prompt and completion text. */
@@ -70,6 +72,9 @@ export const GenerationRowObject = Type.Object({
   provider_name: Type.String(),
   endpoint_id: Type.String(),
   status: Status,
+  /** OpenRouter's enum (`completions` or `embeddings`) and the surface the client called. */
+  api_type: Type.Union([Type.Literal('completions'), Type.Literal('embeddings')]),
+  api_surface: ApiSurfaceSchema,
   finish_reason: Nullable(Type.String()),
   streamed: Type.Boolean(),
   prompt_tokens: Type.Integer(),

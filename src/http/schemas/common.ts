@@ -28,8 +28,6 @@ export function pageOf(query: { offset?: number | null; limit?: number }): { off
 
 export const Deleted = Type.Object({ deleted: Type.Literal(true) });
 
-export const IsoDateTime = Type.String({ format: 'date-time' });
-
 const errorResponse = (description: string) => ({ ...Type.Ref(ErrorEnvelope), description });
 
 /** Standard error responses for the OpenAPI document. */
@@ -46,3 +44,12 @@ export function errorResponses(...statuses: number[]): Record<number, unknown> {
   };
   return Object.fromEntries(statuses.map((s) => [s, errorResponse(descriptions[s] ?? 'Error')]));
 }
+
+/** The API surface a generation came in on (`api_surface`). */
+export const ApiSurfaceSchema = Type.Union([
+  Type.Literal('chat'),
+  Type.Literal('completions'),
+  Type.Literal('messages'),
+  Type.Literal('responses'),
+  Type.Literal('embeddings'),
+]);

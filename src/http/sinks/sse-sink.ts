@@ -2,7 +2,7 @@ import type { FastifyReply } from 'fastify';
 import type { CallKind } from '../../canonical/index.js';
 import type { GatewayError } from '../../errors/index.js';
 import type { AcceptedCall, CallSink, ChunkOf } from '../../gateway/call.js';
-import type { Codec } from '../codecs/codec.js';
+import type { Codec } from '../../wire/codec.js';
 import { errorBody } from '../plugins/error-handler.js';
 import { SseWriter } from '../sse-writer.js';
 import { callHeaders } from './call-headers.js';

@@ -1,13 +1,19 @@
 import type { CanonicalChatRequest, CanonicalChatResponse, CanonicalChunk } from '../../canonical/index.js';
 import { protocolError, type UpstreamHttpClient, type UpstreamResponse } from '../../upstream/index.js';
-import { primeStream } from '../primed-stream.js';
-import type { CallContext, ProviderAdapter, ProviderEndpointConfig } from '../types.js';
-import { nativeMessage, nativeMessageStream, type NativeEvent, type NativeMessage } from './native.js';
-import type { JsonRecord } from '../json.js';
-import { messagesBody } from './request.js';
-import { messagesResponse } from './response.js';
-import { anthropicChunks } from './stream.js';
+import { primeStream } from '../../wire/primed-stream.js';
+import type { CallContext, ProviderAdapter, ProviderEndpointConfig } from '../../wire/adapter.js';
+import {
+  nativeEvents,
+  readNativeMessage,
+  type NativeEvent,
+  type NativeMessage,
+} from '../../wire/anthropic-messages/outbound/native.js';
+import type { JsonRecord } from '../../canonical/json.js';
+import { messagesBody } from '../../wire/anthropic-messages/outbound/request.js';
+import { messagesResponse } from '../../wire/anthropic-messages/outbound/response.js';
+import { anthropicChunks } from '../../wire/anthropic-messages/outbound/stream.js';
 import { postTo } from '../wire-target.js';
+import { withForwardedHeaders } from './forward-headers.js';
 import { messagesTarget } from './target.js';
 
 export { ANTHROPIC_VERSION, messagesTarget } from './target.js';
@@ -55,9 +61,15 @@ export class AnthropicAdapter implements ProviderAdapter {
     );
   }
 
-  /** A Messages body passed through natively (`model` already the upstream's). */
-  messages(endpoint: ProviderEndpointConfig, body: JsonRecord, ctx: CallContext): Promise<NativeMessage> {
-    return nativeMessage(this.http, endpoint, body, ctx);
+  /** A Messages body passed through natively (`model` already the upstream's; `stream` set here). */
+  private postNative(endpoint: ProviderEndpointConfig, body: JsonRecord, ctx: CallContext): Promise<UpstreamResponse> {
+    const target = withForwardedHeaders(messagesTarget(endpoint, body.stream === true), ctx.forwardHeaders);
+    return postTo(this.http, endpoint, target, JSON.stringify(body), ctx);
+  }
+
+  async messages(endpoint: ProviderEndpointConfig, body: JsonRecord, ctx: CallContext): Promise<NativeMessage> {
+    const res = await this.postNative(endpoint, { ...body, stream: false }, ctx);
+    return readNativeMessage(await res.json(), endpoint.providerId);
   }
 
   /** The same, streamed: primed like chatStream, so errors before the first event can fall back. */
@@ -66,6 +78,7 @@ export class AnthropicAdapter implements ProviderAdapter {
     body: JsonRecord,
     ctx: CallContext,
   ): Promise<AsyncIterable<NativeEvent>> {
-    return primeStream(await nativeMessageStream(this.http, endpoint, body, ctx));
+    const res = await this.postNative(endpoint, { ...body, stream: true }, ctx);
+    return primeStream(nativeEvents(res, endpoint.providerId, endpoint.apiKey));
   }
 }

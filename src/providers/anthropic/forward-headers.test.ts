@@ -1,10 +1,12 @@
 import assert from 'node:assert/strict';
 import { it } from 'node:test';
+import { readAnthropicError } from '../../wire/anthropic-messages/outbound/error-body.js';
 import { withForwardedHeaders } from './forward-headers.js';
 
 const target = {
   url: 'https://api.anthropic.test/v1/messages',
   headers: { 'anthropic-version': '2023-06-01', 'anthropic-beta': 'files-api-2025-04-14' },
+  readError: readAnthropicError,
 };
 
 it('adds the client’s betas to the endpoint’s (each once) and takes its version', () => {

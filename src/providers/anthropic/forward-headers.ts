@@ -20,5 +20,5 @@ export function withForwardedHeaders(
     const values = [...own.split(','), ...beta.split(',')].map((v) => v.trim()).filter((v) => v !== '');
     if (values.length > 0) headers['anthropic-beta'] = [...new Set(values)].join(',');
   }
-  return { url: target.url, headers };
+  return { ...target, headers };
 }

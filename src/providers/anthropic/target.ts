@@ -1,4 +1,5 @@
-import type { ProviderEndpointConfig } from '../types.js';
+import type { ProviderEndpointConfig } from '../../wire/adapter.js';
+import { readAnthropicError } from '../../wire/anthropic-messages/outbound/error-body.js';
 import { cachedWireTarget, type WireTarget } from '../wire-target.js';
 
 export const ANTHROPIC_VERSION = '2023-06-01';
@@ -11,7 +12,10 @@ export function messagesTarget(endpoint: ProviderEndpointConfig, stream: boolean
       'content-type': 'application/json',
       'anthropic-version': ANTHROPIC_VERSION,
     };
-    if (endpoint.apiKey !== null) headers['x-api-key'] = endpoint.apiKey;
-    return { url: `${endpoint.baseUrl.replace(/\/+$/, '')}/messages`, headers: { ...headers, ...endpoint.headers } };
+    return {
+      url: `${endpoint.baseUrl.replace(/\/+$/, '')}/messages`,
+      headers: { ...headers, ...endpoint.headers },
+      readError: readAnthropicError,
+    };
   });
 }

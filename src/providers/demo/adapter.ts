@@ -8,8 +8,8 @@ import type {
   CanonicalUsage,
 } from '../../canonical/index.js';
 import { abortedError } from '../../upstream/index.js';
-import { nowSeconds } from '../json.js';
-import type { CallContext, ProviderAdapter, ProviderEndpointConfig } from '../types.js';
+import { nowSeconds } from '../../canonical/json.js';
+import type { CallContext, ProviderAdapter, ProviderEndpointConfig } from '../../wire/adapter.js';
 import { demoAnswer, demoId, type DemoAnswer } from './answer.js';
 import { demoEmbeddings } from './embeddings.js';
 

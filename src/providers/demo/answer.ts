@@ -8,7 +8,7 @@ import {
   type FunctionTool,
   type ToolCall,
 } from '../../canonical/index.js';
-import { isRecord, type JsonRecord } from '../json.js';
+import { isRecord, type JsonRecord } from '../../canonical/json.js';
 import { jsonFromSchema } from './json-from-schema.js';
 
 /** What the demo provider answers: a pure function of the request (no randomness, no clock). */

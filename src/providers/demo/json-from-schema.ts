@@ -1,4 +1,4 @@
-import { isRecord, type JsonRecord } from '../json.js';
+import { isRecord, type JsonRecord } from '../../canonical/json.js';
 
 /**
  * A JSON value valid against a JSON Schema, for the demo provider's structured outputs. Covers

@@ -10,14 +10,21 @@ import type {
 } from '../../canonical/index.js';
 import { estimatedUsage, parseOpenAiUsage } from '../../canonical/index.js';
 import { protocolError, type UpstreamHttpClient, type UpstreamResponse } from '../../upstream/index.js';
-import { int, isRecord, nowSeconds, str } from '../json.js';
-import { primeStream, type ClosableIterator } from '../primed-stream.js';
-import type { CallContext, ProviderAdapter, ProviderEndpointConfig } from '../types.js';
+import { int, isRecord, nowSeconds, str } from '../../canonical/json.js';
+import { primeStream, type ClosableIterator } from '../../wire/primed-stream.js';
+import type { CallContext, ProviderAdapter, ProviderEndpointConfig } from '../../wire/adapter.js';
 import { postTo } from '../wire-target.js';
-import { chatBody, completionBody, wireTarget } from './wire-request.js';
-import { chatChunk, chatResponse, completionChoices, deltaText, messagesText } from './wire-response.js';
-import { relayOpenAiStream } from './stream-relay.js';
-import { embeddingsBody, embeddingsResponse } from './embeddings.js';
+import { chatBody, completionBody } from '../../wire/openai-chat/outbound/request.js';
+import { wireTarget } from './target.js';
+import {
+  chatChunk,
+  chatResponse,
+  completionChoices,
+  deltaText,
+  messagesText,
+} from '../../wire/openai-chat/outbound/response.js';
+import { relayOpenAiStream } from '../../wire/openai-chat/outbound/stream-relay.js';
+import { embeddingsBody, embeddingsResponse } from '../../wire/openai-embeddings/outbound.js';
 
 /**
  * The one adapter for every OpenAI-style vendor (OpenAI, OpenRouter, Groq, Together, Ollama…).

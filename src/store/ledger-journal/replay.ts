@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { settledDeltas } from '../../domain/accounting/accounts.js';
 import type { GenerationRecord, LedgerRepository, SpendDelta } from '../../domain/accounting/types.js';
 import { journalInstances, parseSegmentName, processAlive, type SegmentOwner } from './files.js';
+import { isRecord } from '../../canonical/json.js';
 
 export interface ReplayResult {
   /** Segment files replayed and removed. */
@@ -16,8 +17,6 @@ export interface ReplayResult {
 }
 
 const BATCH = 200;
-
-const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null;
 
 /**
  * Whether a journal line's generation has the fields the ledger needs. The journal holds what

@@ -9,6 +9,7 @@ import * as m007 from './007-audit-log.js';
 import * as m008 from './008-console.js';
 import * as m009 from './009-rate-limits.js';
 import * as m010 from './010-daily-rollups.js';
+import * as m011 from './011-api-surface.js';
 import * as m012 from './012-console-roles.js';
 import * as m013 from './013-refusals-retention.js';
 import * as m014 from './014-callers-and-stored-responses.js';
@@ -28,6 +29,7 @@ const migrations: Record<string, Migration> = {
   '008-console': m008,
   '009-rate-limits': m009,
   '010-daily-rollups': m010,
+  '011-api-surface': m011,
   '012-console-roles': m012,
   '013-refusals-retention': m013,
   '014-callers-and-stored-responses': m014,

@@ -77,6 +77,7 @@ export function createAnalyticsRepository(db: Kysely<Database>): AnalyticsReposi
         const prefix = filter.userAgent.replace(/[\\%_]/g, (c) => `\\${c}`);
         q = q.where(sql<SqlBool>`${sql.ref('user_agent')} like ${`${prefix}%`} escape '\\'`);
       }
+      if (filter.apiSurface !== undefined) q = q.where('api_type', '=', filter.apiSurface);
       if (filter.flagged !== undefined) q = q.where(filter.flagged ? FLAGGED : NOT_FLAGGED);
       // Refusals are errors too (finish_reason 'error'): `error` finds them with the upstream failures.
       if (filter.status === 'error') q = q.where(FAILED);

@@ -71,6 +71,12 @@ export function createKeyRepository(db: Kysely<Database>): KeyRepository {
         .executeTakeFirst();
       return row === undefined ? null : toRecord(row);
     },
+    async listDigests(after, limit) {
+      let q = db.selectFrom('api_keys').select('token_digest').orderBy('token_digest').limit(limit);
+      if (after !== null) q = q.where('token_digest', '>', after);
+      const rows = await q.execute();
+      return rows.map((row) => row.token_digest);
+    },
     async list(query) {
       let q = db
         .selectFrom('api_keys')

@@ -1,6 +1,6 @@
 import type { Selectable } from 'kysely';
+import { apiSurfaceOf } from '../../domain/accounting/api-surface.js';
 import type {
-  ApiType,
   GenerationAttempt,
   GenerationRecord,
   LedgerRepository,
@@ -173,7 +173,7 @@ export function toRecord(row: Selectable<GenerationsTable>): GenerationRecord {
     providerId: row.provider_id,
     upstreamModel: row.upstream_model,
     upstreamId: row.upstream_id,
-    apiType: apiTypeOf(row.api_type),
+    apiType: apiSurfaceOf(row.api_type),
     streamed: fromFlag(row.streamed),
     cancelled: fromFlag(row.cancelled),
     finishReason: row.finish_reason,
@@ -235,11 +235,4 @@ export function freshSums(deltas: readonly SpendDelta[], inserted: ReadonlySet<s
     }
   }
   return out;
-}
-
-const API_TYPES: readonly ApiType[] = ['completions', 'messages', 'responses', 'embeddings'];
-
-/** A stored api_type; rows written before other surfaces existed say `completions`. */
-function apiTypeOf(value: string): ApiType {
-  return API_TYPES.find((t) => t === value) ?? 'completions';
 }

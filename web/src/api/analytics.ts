@@ -67,6 +67,8 @@ export interface EndpointHealth {
   error_rate_1h: number | null;
 }
 
+export type ApiSurface = 'chat' | 'completions' | 'messages' | 'responses' | 'embeddings';
+
 export interface GenerationRow {
   id: string;
   created_at: string;
@@ -77,6 +79,9 @@ export interface GenerationRow {
   provider_name: string | null;
   endpoint_id: string | null;
   status: 'success' | 'error' | 'cancelled' | 'refused';
+  /** OpenRouter's enum, and the surface the client called (chat, completions, messages, responses, embeddings). */
+  api_type: 'completions' | 'embeddings';
+  api_surface: ApiSurface;
   finish_reason: string | null;
   streamed: boolean | null;
   prompt_tokens: number | null;

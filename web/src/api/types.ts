@@ -152,6 +152,7 @@ export interface Generation {
   model: string;
   provider_name: string | null;
   api_type: string | null;
+  api_surface: string;
   workspace_id: string | null;
   preset_id: string | null;
   request_id: string | null;

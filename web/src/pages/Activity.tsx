@@ -9,7 +9,8 @@ import { href, navigate, type Route } from '../router.js';
 import { GenerationDetail } from './GenerationDetail.js';
 import { ActivityExport } from './ActivityExport.js';
 
-const FILTERS = ['range', 'from', 'to', 'key', 'model', 'provider', 'status', 'http_status', 'flagged'] as const;
+const FILTERS = ['range', 'from', 'to', 'key', 'model', 'provider', 'surface', 'status', 'http_status', 'flagged'] as const;
+const SURFACES = ['chat', 'completions', 'messages', 'responses', 'embeddings'] as const;
 type Filters = Record<(typeof FILTERS)[number], string>;
 const RANGES: Record<string, number> = { '1h': 3600e3, '24h': 86400e3, '7d': 7 * 86400e3, '30d': 30 * 86400e3 };
 const PAGE_SIZE = 50;
@@ -31,6 +32,7 @@ function queryOf(f: Filters, cursor: string | null): Record<string, string | num
   if (f.key !== '') q['key_hash'] = f.key;
   if (f.model !== '') q['model'] = f.model;
   if (f.provider !== '') q['provider'] = f.provider;
+  if (f.surface !== '') q['api_surface'] = f.surface;
   if (f.status !== '') q['status'] = f.status;
   if (f.http_status !== '') q['http_status'] = f.http_status;
   if (f.flagged !== '') q['flagged'] = f.flagged;
@@ -121,6 +123,11 @@ export function Activity({ route }: { route: Route }) {
           'Provider',
           (pickers.data?.providers ?? []).map((p) => ({ value: p.slug, label: p.name })),
         )}
+        {select(
+          'surface',
+          'API surface',
+          SURFACES.map((s) => ({ value: s, label: s })),
+        )}
         {select('status', 'Status', [
           { value: 'success', label: 'success' },
           { value: 'error', label: 'error (failed or refused)' },
@@ -149,6 +156,7 @@ export function Activity({ route }: { route: Route }) {
               <th scope="col">Key</th>
               <th scope="col">Model</th>
               <th scope="col">Provider</th>
+              <th scope="col">API surface</th>
               <th scope="col">Status</th>
               <th scope="col" class="num">
                 Tokens in / out
@@ -177,6 +185,7 @@ export function Activity({ route }: { route: Route }) {
                 <td>{g.key_name ?? <span class="muted">deleted key</span>}</td>
                 <td class="mono small">{g.model}</td>
                 <td>{g.provider_name ?? '—'}</td>
+                <td>{g.api_surface}</td>
                 <td>
                   <Badge tone={STATUS_TONE[g.status]}>{g.status}</Badge>
                   {g.refusal === null || g.refusal === undefined ? null : (

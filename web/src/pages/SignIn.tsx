@@ -1,7 +1,6 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { signIn, signInMethods, type SessionInfo } from '../api/session.js';
 import { ErrorBox } from '../components/ui.js';
-import { ApiError } from '../api/client.js';
 
 /**
  * Sign-in: with single sign-on when the server has it (a plain link: the server sends the browser
@@ -29,11 +28,8 @@ export function SignIn({ onSignedIn, notice }: { onSignedIn: (s: SessionInfo) =>
       onSignedIn(info);
     } catch (err) {
       setKey('');
-      setError(
-        err instanceof ApiError && err.status === 429
-          ? new ApiError(429, `Too many failed sign-ins. ${err.message}`, err.metadata)
-          : err,
-      );
+      // The server's message says it all, the wait included ("try again in 15 minutes").
+      setError(err);
       input.current?.focus();
     } finally {
       setBusy(false);

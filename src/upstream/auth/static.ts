@@ -1,0 +1,31 @@
+import type { UpstreamAuth } from './types.js';
+
+/**
+ * Credentials that never change: one key in one header. The headers object is built once and
+ * handed to every request; the HTTP client merges it per request, so the key is never part of a
+ * cached endpoint or target header object.
+ */
+function oneHeader(name: string, value: string): UpstreamAuth {
+  const headers = Object.freeze({ [name]: value });
+  return { headersFor: () => headers };
+}
+
+const NONE: Record<string, string> = Object.freeze({});
+
+/** No credential (a local upstream, or one whose key is in the catalog's `headers`). */
+export const NO_AUTH: UpstreamAuth = Object.freeze({ headersFor: () => NONE });
+
+/** `authorization: Bearer <key>` (OpenAI and every OpenAI-compatible vendor). */
+export const bearerAuth = (key: string): UpstreamAuth => oneHeader('authorization', `Bearer ${key}`);
+
+/** `x-api-key: <key>` (Anthropic). */
+export const xApiKeyAuth = (key: string): UpstreamAuth => oneHeader('x-api-key', key);
+
+/** The key in a header the vendor names (e.g. Azure OpenAI's `api-key`). */
+export const headerKeyAuth = (header: string, key: string): UpstreamAuth => oneHeader(header.toLowerCase(), key);
+
+/** The static credential of a scheme the wire registry names; no key means no credential. */
+export function staticAuth(scheme: 'bearer' | 'x-api-key' | 'none', key: string | null): UpstreamAuth {
+  if (key === null || scheme === 'none') return NO_AUTH;
+  return scheme === 'bearer' ? bearerAuth(key) : xApiKeyAuth(key);
+}

@@ -1,0 +1,4 @@
+export type { Framing } from './types.js';
+export { SSE_FRAMING } from './sse.js';
+export * from './sse-parser.js';
+export * from './sse-body.js';
