@@ -256,6 +256,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
       await scope('api', (s) => {
         modelCallRoutes(s, {
           gateway: services.gateway,
+          responses: { store: services.responses, policy: services.policy },
           keepAliveAfterMs: options.streamKeepAliveAfterMs ?? 2000,
           keepAliveEveryMs: options.streamKeepAliveEveryMs ?? 10_000,
         });

@@ -79,6 +79,7 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
       filtersFailOpen: config.filtersFailOpen,
       log,
       console: config.console,
+      responses: config.responses,
       tracer,
       refusalsPerKeyPerMinute: config.refusalsPerKeyPerMinute,
       upstreamLimits: { maxBodyBytes: config.upstreamMaxBodyBytes, maxEventBytes: config.upstreamMaxEventBytes },

@@ -31,6 +31,7 @@ import { defaultWorkspaceIdOf } from './domain/console/person.js';
 import { FailureThrottle } from './domain/common/failure-throttle.js';
 import { AnalyticsService } from './domain/analytics/service.js';
 import { RestoreWatcher } from './domain/common/restore-watcher.js';
+import { ResponseStore } from './domain/responses/response-store.js';
 
 export interface CallLogSink {
   write(generation: GenerationRecord): void;
@@ -39,6 +40,8 @@ export interface CallLogSink {
 /** Everything the HTTP layer and the CLI call, built once over one store. */
 export interface Services {
   store: Store;
+  /** Stored Responses (`store: true`), pruned in the background. */
+  responses: ResponseStore;
   clock: Clock;
   /** The running catalog snapshot (read it once per request; a reload swaps it). */
   readonly catalog: Catalog;
@@ -106,6 +109,8 @@ export interface ServiceOptions {
   console?: { sessionIdleMs: number; signInMaxFailures: number; signInWindowMs: number };
   /** Spans of model calls (absent: tracing off); shut down, exporting what is queued, by `close`. */
   tracer?: CallTracer;
+  /** Stored Responses: retention and the largest kept (defaults: 30 days, 8 MiB). */
+  responses?: { retentionMs: number; maxBytes: number };
   /** Refusals recorded as a row each per key and minute; the rest are summed (default 60). */
   refusalsPerKeyPerMinute?: number;
 }
@@ -151,6 +156,13 @@ export function createServices(options: ServiceOptions): Services {
     onFlushError: () => metrics.recordLedgerFlushFailure(),
   });
   metrics.trackLedger(meter);
+  const responses = new ResponseStore({
+    repository: store.storedResponses,
+    clock,
+    retentionMs: options.responses?.retentionMs ?? 30 * 86_400_000,
+    maxBytes: options.responses?.maxBytes ?? 8 * 1024 * 1024,
+  });
+  responses.start();
   const refusals = new RefusalRecorder({ meter, clock, perKeyPerMinute: options.refusalsPerKeyPerMinute ?? 60 });
   // After a restore the feed's other topics reload keys, policies and presets; the meter's budget
   // leases are the one thing derived from the old content that no topic covers.
@@ -307,7 +319,9 @@ export function createServices(options: ServiceOptions): Services {
       health,
       clock,
     }),
+    responses,
     close: async () => {
+      await responses.close();
       knownDigests.close();
       await rates.close();
       refusals.close();

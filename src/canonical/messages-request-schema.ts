@@ -10,8 +10,12 @@ const Block = Type.Object({ type: Type.String({ minLength: 1, maxLength: 64 }) }
 
 const Content = Type.Union([Type.String(), Type.Array(Block, { maxItems: 10_000 })]);
 
+// `system` entries inside `messages` are a newer Messages feature (instructions mid-conversation).
 const Message = Type.Object(
-  { role: Type.Union([Type.Literal('user'), Type.Literal('assistant')]), content: Content },
+  {
+    role: Type.Union([Type.Literal('user'), Type.Literal('assistant'), Type.Literal('system')]),
+    content: Content,
+  },
   { additionalProperties: true },
 );
 

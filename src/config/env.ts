@@ -50,6 +50,8 @@ export interface ServerConfig {
   requestTimeoutMs: number;
   /** OpenTelemetry traces of model calls; null: off (no SDK loaded, no spans). */
   tracing: TracingConfig | null;
+  /** Stored Responses (`store: true`): how long one is kept, and the largest kept (bytes). */
+  responses: { retentionMs: number; maxBytes: number };
   /** Refused calls recorded as a row each per key and minute; the rest are summed (docs/metering.md). */
   refusalsPerKeyPerMinute: number;
   /** Pruning of old generations and rollups (docs/deploy.md); off by default. */
@@ -232,6 +234,10 @@ export function loadServerConfig(env: NodeJS.ProcessEnv): ServerConfig {
     upstreamMaxBodyBytes: integer(env, 'SWITCHYARD_UPSTREAM_MAX_BODY_BYTES', 8 * MIB, 1024, 1024 * MIB),
     upstreamMaxEventBytes: integer(env, 'SWITCHYARD_UPSTREAM_MAX_EVENT_BYTES', MIB, 1024, 1024 * MIB),
     ...clientTimeouts(env),
+    responses: {
+      retentionMs: integer(env, 'SWITCHYARD_RESPONSES_RETENTION_DAYS', 30, 0, 3650) * 86_400_000,
+      maxBytes: integer(env, 'SWITCHYARD_RESPONSES_MAX_BYTES', 8 * MIB, 1024, 256 * MIB),
+    },
     refusalsPerKeyPerMinute: integer(env, 'SWITCHYARD_REFUSALS_PER_KEY_PER_MINUTE', 60, 0, 1_000_000),
     retention: retentionConfig(env),
   };

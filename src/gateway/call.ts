@@ -3,6 +3,7 @@ import type { ApiType } from '../wire/index.js';
 import type { KeyRecord } from '../domain/keys/types.js';
 import type { GatewayError } from '../errors/index.js';
 import type { TraceHeaders } from './call-tracer.js';
+import type { CallerInfo } from './caller.js';
 
 export type { AcceptedCall, AnswerOf, BilledUsage, ChunkOf, KindTypes, Relabelled } from '../canonical/index.js';
 
@@ -32,6 +33,8 @@ export interface CallInput<K extends CallKind> extends DecodedCall<K> {
   apiType: ApiType;
   /** The client's request headers, for its trace context (`traceparent`, `tracestate`). */
   traceHeaders?: TraceHeaders;
+  /** Who is calling (user agent, session, origin, headers a native pass-through forwards). */
+  caller?: CallerInfo;
   /** Fires when the client goes away: aborts the upstream request. */
   signal: AbortSignal;
   /** Called once the call is accepted: the sink for its answer (JSON or a stream, per `call.stream`). */

@@ -133,6 +133,8 @@ export class Gateway {
             signal,
             requestId: call.requestId,
             traceHeaders,
+            forwardHeaders: call.caller.forwardHeaders,
+            maxOutputTokens: c.endpoint.maxCompletionTokens,
           }),
         ),
       });
@@ -269,6 +271,9 @@ export class Gateway {
       flags: call.flags,
       attempts: outcome.attempts,
       createdAt: now.toISOString(),
+      userAgent: call.caller.userAgent,
+      sessionId: call.caller.sessionId,
+      origin: call.caller.origin,
     };
     this.deps.meter.settle(call.reservation, generation);
     this.deps.rates?.addTokens(call.rates, generation.promptTokens + generation.completionTokens);

@@ -21,6 +21,7 @@ import type { CallPolicy, CallPolicyResolver } from './call-policy.js';
 import { screenRequest } from './content-scan.js';
 import { estimateCost } from './cost.js';
 import { STRATEGIES, type BodyOf, type KindStrategy } from './kinds/index.js';
+import { UNKNOWN_CALLER, type CallerInfo } from './caller.js';
 
 export interface PrepareDeps {
   catalog: Catalog;
@@ -57,6 +58,7 @@ export interface PreparedCall<K extends CallKind> {
   apiType: ApiType;
   startedAt: number;
   stream: boolean;
+  caller: CallerInfo;
 }
 
 /** What a model must serve to take a call of each kind. */
@@ -92,7 +94,7 @@ function policyRefusal(refusal: RouteRefusal, policy: CallPolicy) {
  */
 export async function prepareCall<K extends CallKind>(
   deps: PrepareDeps,
-  input: { kind: K; body: BodyOf<K>; key: KeyRecord; requestId: string; apiType: ApiType },
+  input: { kind: K; body: BodyOf<K>; key: KeyRecord; requestId: string; apiType: ApiType; caller?: CallerInfo },
 ): Promise<PreparedCall<K>> {
   const { kind, key } = input;
   const strategy: KindStrategy<K> = STRATEGIES[kind];
@@ -176,6 +178,7 @@ export async function prepareCall<K extends CallKind>(
     apiType: input.apiType,
     startedAt: deps.clock.now().getTime(),
     stream: body.stream === true,
+    caller: input.caller ?? UNKNOWN_CALLER,
   };
 }
 

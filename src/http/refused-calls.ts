@@ -1,4 +1,5 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { callerOf } from './caller.js';
 import type { RefusalRecorder } from '../domain/accounting/refusal-recorder.js';
 import type { ApiType } from '../domain/accounting/types.js';
 import type { KeyRecord } from '../domain/keys/types.js';
@@ -45,6 +46,7 @@ export function recordRefusedCall(
   try {
     const path = request.routeOptions.url ?? request.url.split('?')[0] ?? '';
     const body: unknown = request.body;
+    const { userAgent, sessionId, origin } = callerOf(request.headers, body);
     recorder.record({
       key,
       model: modelOf(body),
@@ -54,6 +56,7 @@ export function recordRefusedCall(
       streamed: typeof body === 'object' && body !== null && (body as { stream?: unknown }).stream === true,
       elapsedMs: reply.elapsedTime,
       error,
+      caller: { userAgent, sessionId, origin },
     });
   } catch (failure) {
     request.log.warn({ err: failure }, 'refused call not recorded');

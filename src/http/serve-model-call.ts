@@ -1,13 +1,17 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { CallKind } from '../canonical/index.js';
 import type { Gateway } from '../gateway/gateway.js';
+import { callerOf } from './caller.js';
 import { abortOnDisconnect } from './client-abort.js';
+import type { StoredResponsesDeps } from './routes/stored-responses.js';
 import type { Codec } from '../wire/codec.js';
 import { JsonSink } from './sinks/json-sink.js';
 import { SseSink, type StreamTiming } from './sinks/sse-sink.js';
 
 export interface ModelCallOptions extends StreamTiming {
   gateway: Gateway;
+  /** Stored Responses (`store`, `previous_response_id`, GET/DELETE /responses/{id}); absent: stateless. */
+  responses?: StoredResponsesDeps;
 }
 
 /**
@@ -28,6 +32,7 @@ export async function serveModelCall<K extends CallKind, Body>(
     key: request.principal,
     requestId: request.id,
     traceHeaders: request.headers,
+    caller: callerOf(request.headers, request.body),
     apiType: codec.apiType,
     signal: abortOnDisconnect(reply),
     open: (call) => (call.stream ? new SseSink(reply, codec, call, options) : new JsonSink(reply, codec, call)),

@@ -34,6 +34,10 @@ export interface GenerationsTable {
   /** JSON array of `{provider, model, status}`. */
   attempts: string;
   created_at: string;
+  /** Migration 014: who called. */
+  user_agent: string | null;
+  session_id: string | null;
+  origin: string | null;
   /** A refused call (migration 013): the HTTP status it got; null for a call that was accepted. */
   refusal_status: number | null;
   /** The error code of the refusal (`payment_required`, `permission_denied`, …). */

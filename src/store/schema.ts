@@ -9,6 +9,7 @@ import type { AuditTables } from './schema-audit.js';
 import type { GuardrailTables } from './schema-guardrails.js';
 import type { PresetTables } from './schema-presets.js';
 import type { ConsoleTables } from './schema-console.js';
+import type { ResponseTables } from './schema-responses.js';
 
 export interface MembersTable {
   id: string;
@@ -76,7 +77,8 @@ export interface StoreMetaTable {
   id?: Generated<number>;
 }
 
-export interface Database extends AccountingTables, GuardrailTables, PresetTables, ConsoleTables, AuditTables {
+export interface Database
+  extends AccountingTables, GuardrailTables, PresetTables, ConsoleTables, AuditTables, ResponseTables {
   members: MembersTable;
   workspaces: WorkspacesTable;
   workspace_members: WorkspaceMembersTable;

@@ -9,6 +9,7 @@ import type { RateCountStore } from '../domain/accounting/rate-book.js';
 import type { WorkspaceRepository } from '../domain/workspaces/types.js';
 import type { ConsoleSessionRepository } from '../domain/console/types.js';
 import type { AnalyticsRepository } from '../domain/analytics/types.js';
+import type { StoredResponseRepository } from '../domain/responses/types.js';
 import { migrationProvider } from './migrations/index.js';
 import { readRestoreMarker } from './restore-marker.js';
 import { openPostgres } from './postgres/connect.js';
@@ -24,6 +25,7 @@ import { createRateCountRepository } from './repositories/rate-counts.js';
 import { createWorkspaceRepository } from './repositories/workspaces.js';
 import { createConsoleSessionRepository } from './repositories/console-sessions.js';
 import { createAnalyticsRepository } from './repositories/analytics.js';
+import { createStoredResponseRepository } from './repositories/stored-responses.js';
 import { createRetentionRepository } from './repositories/retention.js';
 import type { RetentionRepository } from '../domain/retention/types.js';
 import type { Database } from './schema.js';
@@ -44,6 +46,8 @@ export interface Repositories {
   consoleSessions: ConsoleSessionRepository;
   analytics: AnalyticsRepository;
   rateCounts: RateCountStore;
+  /** Responses kept for `store: true` (migration 014). */
+  storedResponses: StoredResponseRepository;
   /** Deletes of the retention pruner and its lease (docs/deploy.md, "Retention"). */
   retention: RetentionRepository;
   /** Management writes record here in their own transaction (`recordAudit`, src/domain/audit). */
@@ -82,6 +86,7 @@ function repositories(db: Kysely<Database>, writeBatch?: BatchWriter): Repositor
     consoleSessions: createConsoleSessionRepository(db),
     analytics: createAnalyticsRepository(db),
     rateCounts: createRateCountRepository(db),
+    storedResponses: createStoredResponseRepository(db),
     retention: createRetentionRepository(db),
     audit: createAuditRepository(db),
   };

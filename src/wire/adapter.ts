@@ -36,6 +36,10 @@ export interface CallContext {
   requestId: string;
   /** The attempt's W3C trace context, sent upstream (only when tracing is on). */
   traceHeaders?: Readonly<Record<string, string>> | undefined;
+  /** Client headers a native pass-through forwards (the `anthropic-*` allow-list); others ignore them. */
+  forwardHeaders?: Readonly<Record<string, string>>;
+  /** The catalog's output limit of the model called: the `max_tokens` an upstream that requires one gets by default. */
+  maxOutputTokens?: number | null;
 }
 
 /**

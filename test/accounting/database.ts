@@ -7,6 +7,7 @@ import * as m004 from '../../src/store/migrations/004-spend-accounts.js';
 import * as m006 from '../../src/store/migrations/006-budget-leases.js';
 import * as m008 from '../../src/store/migrations/008-console.js';
 import * as m010 from '../../src/store/migrations/010-daily-rollups.js';
+import * as m014 from '../../src/store/migrations/014-callers-and-stored-responses.js';
 import * as m013 from '../../src/store/migrations/013-refusals-retention.js';
 import { postgresBatchWriter } from '../../src/store/postgres/ledger-writer.js';
 import type { BatchWriter } from '../../src/store/repositories/ledger-rows.js';
@@ -46,6 +47,8 @@ export async function openAccountingDb(dialect: TestDialect): Promise<Accounting
   // The ledger writers keep the hourly and daily usage rollups (008, 010) in the same transaction.
   await m008.up(db as unknown as Kysely<unknown>);
   await m010.up(db as unknown as Kysely<unknown>);
+  // Who called, on each generation (014).
+  await m014.up(db as unknown as Kysely<unknown>);
   // Refusal columns on generations and the rollups' `refused` sum.
   await m013.up(db as unknown as Kysely<unknown>);
   return {

@@ -56,6 +56,9 @@ export function generation(overrides: Partial<GenerationRecord> = {}): Generatio
     flags: [],
     attempts: [{ provider: 'openai', model: 'gpt-4o-mini', status: 200 }],
     createdAt: '2026-01-01T00:00:00.000Z',
+    userAgent: 'claude-cli/2.1.0 (external, cli)',
+    sessionId: 'sess-1',
+    origin: null,
     ...overrides,
   };
 }

@@ -19,6 +19,8 @@ const NOT_WRITES = new Set([
   'POST /completions',
   'POST /messages',
   'POST /responses',
+  // An API key deleting its own stored response: a model-call surface, not a management write.
+  'DELETE /responses/{id}',
   'POST /embeddings',
   // Counts the tokens of a Messages body; no model call, nothing stored.
   'POST /messages/count_tokens',

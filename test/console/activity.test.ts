@@ -8,7 +8,12 @@ import { startConsole, type ConsoleHarness } from './harness.js';
 async function chat(h: ConsoleHarness, model: string): Promise<number> {
   const res = await fetch(`${h.gw.server.api}/chat/completions`, {
     method: 'POST',
-    headers: { authorization: `Bearer ${h.gw.apiKey}`, 'content-type': 'application/json' },
+    headers: {
+      authorization: `Bearer ${h.gw.apiKey}`,
+      'content-type': 'application/json',
+      'user-agent': 'claude-cli/2.1.0 (console test)',
+      'x-session-id': 'sess-console-1',
+    },
     body: JSON.stringify({ model, messages: [{ role: 'user', content: 'hi' }] }),
   });
   await res.arrayBuffer();
@@ -72,6 +77,9 @@ describe('console: overview, activity, models', () => {
         await rows.first().locator('a').click();
         await page.getByRole('heading', { level: 1, name: /^Generation / }).waitFor();
         await page.getByRole('cell', { name: 'openai/gpt-test' }).first().waitFor();
+        // Who called: the client's user agent and session.
+        await page.getByRole('cell', { name: 'claude-cli/2.1.0 (console test)' }).waitFor();
+        await page.getByRole('cell', { name: 'sess-console-1' }).waitFor();
         await page.getByRole('cell', { name: 'chat', exact: true }).waitFor();
         await h.assertAccessible('a generation');
         await page.getByRole('link', { name: '← Back to the activity log' }).click();

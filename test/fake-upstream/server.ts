@@ -9,7 +9,9 @@ import {
   writeAnthropicEvent,
 } from './anthropic-wire.js';
 import { embeddingsJson } from './embeddings-wire.js';
+import { refusedWithoutBeta } from './anthropic-betas.js';
 import { answerFault } from './faults.js';
+import { completionRefusedByOpenAi, refusedByOpenAi } from './openai-declared.js';
 import { NORMAL, parseBehaviour, type FakeBehaviour } from './behaviour.js';
 import type { Json } from './json.js';
 import {
@@ -135,6 +137,20 @@ export async function startFakeUpstream(): Promise<FakeUpstream> {
       sendJson(res, 404, {
         error: { message: `Unknown path ${path}`, type: 'invalid_request_error', code: 'not_found' },
       });
+      return;
+    }
+    // Strict as the real APIs: a field they would refuse is a 400 (the gateway must never send one).
+    const refused =
+      wire === 'openai-chat'
+        ? refusedByOpenAi(body)
+        : wire === 'openai-completions'
+          ? completionRefusedByOpenAi(body)
+          : wire === 'anthropic'
+            ? refusedWithoutBeta(body, req.headers)
+            : null;
+    if (refused !== null) {
+      const error = { message: refused, type: 'invalid_request_error', param: null, code: null };
+      sendJson(res, 400, wire === 'anthropic' ? { type: 'error', error } : { error });
       return;
     }
     if (b.hang) return; // never answers; the client must time out or abort

@@ -199,7 +199,7 @@ describe('POST /responses through the openai SDK', () => {
     assert.ok((usage?.input_tokens ?? 0) > 0);
   });
 
-  it('400s: stored state, a chat model that does not exist for responses, an embeddings model', async () => {
+  it('4xx: an unknown previous response (404), a conversation, a chat model that does not exist for responses, an embeddings model', async () => {
     const status = async (body: Json) => {
       const res = await call<{ error: { message: string; metadata?: Json } }>(gw.server, 'POST', '/responses', {
         token: gw.apiKey,
@@ -208,14 +208,14 @@ describe('POST /responses through the openai SDK', () => {
       return { status: res.status, message: res.body.error.message, field: res.body.error.metadata?.field };
     };
     const prev = await status({ model: 'openai/gpt-test', input: 'x', previous_response_id: 'resp_1' });
-    assert.deepEqual([prev.status, prev.field], [400, 'previous_response_id']);
+    assert.deepEqual([prev.status, prev.field], [404, 'previous_response_id']);
     assert.equal((await status({ model: 'openai/gpt-test', input: 'x', conversation: 'c' })).field, 'conversation');
     const kind = await status({ model: 'openai/embed-test', input: 'x' });
     assert.equal(kind.status, 400);
     assert.match(kind.message, /"openai\/embed-test" does not serve chat/);
     await assert.rejects(
       openai.responses.create({ model: 'openai/gpt-test', input: 'x', previous_response_id: 'resp_1' }),
-      (e: unknown) => e instanceof OpenAI.APIError && e.status === 400,
+      (e: unknown) => e instanceof OpenAI.APIError && e.status === 404,
     );
   });
 

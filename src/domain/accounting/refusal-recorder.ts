@@ -17,6 +17,8 @@ export interface RefusedCall {
   /** Time from the request's arrival to the refusal, ms. */
   elapsedMs: number;
   error: GatewayError;
+  /** Who called, as on an accepted call's generation. */
+  caller?: Pick<GenerationRecord, 'userAgent' | 'sessionId' | 'origin'>;
 }
 
 export interface RefusalRecorderOptions {
@@ -191,6 +193,9 @@ export class RefusalRecorder {
       attempts: [],
       createdAt: now.toISOString(),
       refusal: refusalOf(call.error, call.path),
+      userAgent: call.caller?.userAgent ?? null,
+      sessionId: call.caller?.sessionId ?? null,
+      origin: call.caller?.origin ?? null,
     };
   }
 }

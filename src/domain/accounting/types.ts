@@ -47,6 +47,12 @@ export interface GenerationRecord {
   attempts: GenerationAttempt[];
   /** ISO-8601. */
   createdAt: string;
+  /** Who called (absent on records written before they were kept): the client's User-Agent. */
+  userAgent?: string | null;
+  /** The client's session (Claude Code's session id, `x-session-id`, a Responses `prompt_cache_key`). */
+  sessionId?: string | null;
+  /** The `Origin` (else `HTTP-Referer`) the call came with. */
+  origin?: string | null;
   /** Set when the call was refused before (or instead of) an upstream call; absent or null: accepted. */
   refusal?: Refusal | null;
 }

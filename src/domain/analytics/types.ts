@@ -37,6 +37,10 @@ export interface GenerationFilter {
   refusalStatus?: number;
   flagged?: boolean;
   workspaceId?: string;
+  sessionId?: string;
+  /** A prefix of the User-Agent. */
+  userAgent?: string;
+  origin?: string;
   /** The surface the calls came in on (stored in `api_type`). */
   apiSurface?: ApiSurface;
 }

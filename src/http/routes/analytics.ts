@@ -52,6 +52,9 @@ function presentRow(g: GenerationRecord, keyName: string | null): Static<typeof 
     fallbacks: Math.max(0, g.attempts.length - 1),
     attempts: g.attempts.map((a) => ({ provider: a.provider, model: a.model, status: a.status })),
     flags: g.flags,
+    user_agent: g.userAgent ?? null,
+    session_id: g.sessionId ?? null,
+    origin: g.origin ?? null,
     refusal: g.refusal ?? null,
   };
 }
@@ -113,6 +116,9 @@ export function analyticsReadRoutes(app: App, services: Services): void {
         refusalStatus: q.http_status,
         flagged: q.flagged,
         workspaceId: q.workspace_id,
+        sessionId: q.session_id,
+        userAgent: q.user_agent,
+        origin: q.origin,
         apiSurface: q.api_surface,
       };
       const page = await analytics.generations(filter, q.cursor, q.limit ?? 50);

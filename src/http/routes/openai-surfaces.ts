@@ -1,13 +1,14 @@
 import { EmbeddingsRequestSchema } from '../../canonical/index.js';
 import { embeddingsCodec } from '../../wire/openai-embeddings/inbound.js';
-import { responsesCodec } from '../../wire/openai-responses/codec.js';
 import { ResponsesRequestSchema } from '../../wire/openai-responses/schema.js';
 import { errorResponses } from '../schemas/common.js';
 import { serveModelCall, type ModelCallOptions } from '../serve-model-call.js';
 import type { App } from '../types.js';
+import { serveResponses, storedResponseRoutes } from './stored-responses.js';
 
 /**
- * `POST /responses` (the OpenAI Responses API, stateless, decoded to a chat) and
+ * `POST /responses` (the OpenAI Responses API, decoded to a chat; stored responses in
+ * stored-responses.ts) and
  * `POST /embeddings`: registered in the model-call scope, so auth, the call log and every
  * guardrail are the chat path's. Each request gets its own codec (it keeps per-call state).
  */
@@ -20,8 +21,9 @@ export function openAiSurfaceRoutes(app: App, options: ModelCallOptions): void {
       body: ResponsesRequestSchema,
       response: responses,
     },
-    handler: (request, reply) => serveModelCall(responsesCodec(), options, request, reply),
+    handler: (request, reply) => serveResponses(options, options.responses, request, reply),
   });
+  if (options.responses !== undefined) storedResponseRoutes(app, options.responses);
   app.post('/embeddings', {
     schema: {
       tags: ['Model calls'],

@@ -54,6 +54,10 @@ export const GenerationListQuery = Type.Object({
   http_status: Type.Optional(Type.Integer({ minimum: 400, maximum: 599 })),
   flagged: Type.Optional(Type.Boolean()),
   workspace_id: Type.Optional(Id),
+  session_id: Type.Optional(Type.String({ minLength: 1, maxLength: 512 })),
+  /** Generations whose User-Agent starts with this (e.g. `claude-cli`, `codex`). */
+  user_agent: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
+  origin: Type.Optional(Type.String({ minLength: 1, maxLength: 512 })),
   api_surface: Type.Optional(ApiSurfaceSchema),
 });
 
@@ -84,6 +88,9 @@ export const GenerationRowObject = Type.Object({
     Type.Object({ provider: Type.String(), model: Type.String(), status: Nullable(Type.Integer()) }),
   ),
   flags: Type.Array(Type.String()),
+  user_agent: Nullable(Type.String()),
+  session_id: Nullable(Type.String()),
+  origin: Nullable(Type.String()),
   refusal: Nullable(RefusalObject),
 });
 export const GenerationPageObject = Type.Object({

@@ -13,6 +13,7 @@ import { messagesBody } from '../../wire/anthropic-messages/outbound/request.js'
 import { messagesResponse } from '../../wire/anthropic-messages/outbound/response.js';
 import { anthropicChunks } from '../../wire/anthropic-messages/outbound/stream.js';
 import { postTo } from '../wire-target.js';
+import { withForwardedHeaders } from './forward-headers.js';
 import { messagesTarget } from './target.js';
 
 export { ANTHROPIC_VERSION, messagesTarget } from './target.js';
@@ -30,7 +31,7 @@ export class AnthropicAdapter implements ProviderAdapter {
     ctx: CallContext,
   ): Promise<UpstreamResponse> {
     const target = messagesTarget(endpoint, stream);
-    return postTo(this.http, endpoint, target, JSON.stringify(messagesBody(req, stream)), ctx);
+    return postTo(this.http, endpoint, target, JSON.stringify(messagesBody(req, stream, ctx.maxOutputTokens)), ctx);
   }
 
   async chat(
@@ -62,7 +63,7 @@ export class AnthropicAdapter implements ProviderAdapter {
 
   /** A Messages body passed through natively (`model` already the upstream's; `stream` set here). */
   private postNative(endpoint: ProviderEndpointConfig, body: JsonRecord, ctx: CallContext): Promise<UpstreamResponse> {
-    const target = messagesTarget(endpoint, body.stream === true);
+    const target = withForwardedHeaders(messagesTarget(endpoint, body.stream === true), ctx.forwardHeaders);
     return postTo(this.http, endpoint, target, JSON.stringify(body), ctx);
   }
 

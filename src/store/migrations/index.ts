@@ -12,6 +12,7 @@ import * as m010 from './010-daily-rollups.js';
 import * as m011 from './011-api-surface.js';
 import * as m012 from './012-console-roles.js';
 import * as m013 from './013-refusals-retention.js';
+import * as m014 from './014-callers-and-stored-responses.js';
 
 /**
  * Versioned migrations, compiled into the binary (no directory scanning at run time).
@@ -31,6 +32,7 @@ const migrations: Record<string, Migration> = {
   '011-api-surface': m011,
   '012-console-roles': m012,
   '013-refusals-retention': m013,
+  '014-callers-and-stored-responses': m014,
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -70,6 +70,13 @@ export function createAnalyticsRepository(db: Kysely<Database>): AnalyticsReposi
       if (filter.model !== undefined) q = q.where('model', '=', filter.model);
       if (filter.providerId !== undefined) q = q.where('provider_id', '=', filter.providerId);
       if (filter.workspaceId !== undefined) q = q.where('workspace_id', '=', filter.workspaceId);
+      if (filter.sessionId !== undefined) q = q.where('session_id', '=', filter.sessionId);
+      if (filter.origin !== undefined) q = q.where('origin', '=', filter.origin);
+      if (filter.userAgent !== undefined) {
+        // A prefix match with LIKE's wildcards escaped (the same on SQLite and PostgreSQL).
+        const prefix = filter.userAgent.replace(/[\\%_]/g, (c) => `\\${c}`);
+        q = q.where(sql<SqlBool>`${sql.ref('user_agent')} like ${`${prefix}%`} escape '\\'`);
+      }
       if (filter.apiSurface !== undefined) q = q.where('api_type', '=', filter.apiSurface);
       if (filter.flagged !== undefined) q = q.where(filter.flagged ? FLAGGED : NOT_FLAGGED);
       // Refusals are errors too (finish_reason 'error'): `error` finds them with the upstream failures.

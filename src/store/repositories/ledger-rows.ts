@@ -46,6 +46,9 @@ export function toRow(g: GenerationRecord): GenerationsTable {
     flags: JSON.stringify(g.flags),
     attempts: JSON.stringify(g.attempts),
     created_at: g.createdAt,
+    user_agent: g.userAgent ?? null,
+    session_id: g.sessionId ?? null,
+    origin: g.origin ?? null,
     ...refusalColumns(g.refusal),
   };
 }
@@ -123,6 +126,9 @@ export const GENERATION_COLUMNS = [
   'flags',
   'attempts',
   'created_at',
+  'user_agent',
+  'session_id',
+  'origin',
   'refusal_status',
   'refusal_code',
   'refusal_reason',
@@ -187,6 +193,9 @@ export function toRecord(row: Selectable<GenerationsTable>): GenerationRecord {
     flags: parseList(row.flags, isString),
     attempts: parseList(row.attempts, isAttempt),
     createdAt: row.created_at,
+    userAgent: row.user_agent,
+    sessionId: row.session_id,
+    origin: row.origin,
     // Absent for an accepted call, as the gateway builds it: a record reads back as it was settled.
     ...refusalField(row),
   };

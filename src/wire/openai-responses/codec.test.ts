@@ -111,13 +111,17 @@ describe('Responses codec: request', () => {
     assert.deepEqual(echo.tools, [weather]);
   });
 
-  it('400 naming the field: stored state, unsupported tools and items, bad shapes', () => {
+  it('400 naming the field: stored state, malformed tools and items, bad shapes', () => {
     const prev = refusal({ model: 'm', input: 'x', previous_response_id: 'resp_1' });
     assert.equal(prev.status, 400);
     assert.equal(prev.field, 'previous_response_id');
     assert.match(prev.message, /send the whole conversation/);
     assert.equal(refusal({ model: 'm', input: 'x', conversation: 'conv_1' }).field, 'conversation');
-    assert.equal(refusal({ model: 'm', input: 'x', tools: [{ type: 'web_search' }] }).field, 'tools[0].type');
+    assert.equal(
+      refusal({ model: 'm', input: 'x', tools: [{ type: 'namespace', name: 'n' }] }).field,
+      'tools[0].tools',
+    );
+    assert.equal(refusal({ model: 'm', input: 'x', tools: [{ type: 'custom' }] }).field, 'tools[0].name');
     assert.equal(refusal({ model: 'm', input: [{ type: 'item_reference', id: 'x' }] }).field, 'input[0].type');
     assert.equal(
       refusal({ model: 'm', input: [{ role: 'user', content: [{ type: 'input_audio' }] }] }).field,

@@ -5,7 +5,10 @@ import { decodeResponsesRequest } from './request.js';
 import { encodeResponse, type ResponseContext } from './response.js';
 import type { ResponsesRequestBody } from './schema.js';
 import { ResponsesStreamEncoder, type ResponsesStreamEvent } from './stream.js';
-import type { ResponseEcho } from './wire.js';
+import { encodeReasoning, StreamedReasoning, withEncryptedReasoning } from './reasoning-state.js';
+import { restoreEvents, restoreItem } from './tool-calls-out.js';
+import type { ToolNames } from './tools.js';
+import type { ResponseEcho, ResponseObject } from './wire.js';
 
 function write(writer: EventWriter, events: readonly ResponsesStreamEvent[]): Promise<void> | undefined {
   let drained: Promise<void> | undefined;
@@ -13,18 +16,31 @@ function write(writer: EventWriter, events: readonly ResponsesStreamEvent[]): Pr
   return drained;
 }
 
+/** What the route decided about keeping the response. */
+export interface ResponsesCodecOptions {
+  /** The response is kept: `onResponse` gets it once complete. */
+  store?: boolean;
+  /** Metadata entries the response adds (why it was not kept). */
+  note?: Record<string, string>;
+  onResponse?: (response: ResponseObject) => void;
+}
+
 /**
  * `POST /responses`, decoded to a chat. One codec per request: it keeps what the response
  * object repeats of the request, and the stream's state (items, sequence numbers, usage).
  */
-export function responsesCodec(): Codec<'chat', ResponsesRequestBody> {
+export function responsesCodec(options: ResponsesCodecOptions = {}): Codec<'chat', ResponsesRequestBody> {
   const createdAt = Math.floor(Date.now() / 1000);
   let echo: ResponseEcho | null = null;
   let encoder: ResponsesStreamEncoder | null = null;
   let usage: (CanonicalUsage & { cost?: number | null }) | null = null;
   let failed = false;
+  let toolNames: ToolNames = new Map();
+  const customCalls = new Set<string>();
+  const reasoning = new StreamedReasoning();
   const context = (id: string, model: string, provider: string | undefined): ResponseContext => {
     const ctx: ResponseContext = { id, model, createdAt, echo: echo ?? decodeResponsesRequest({ input: '' }).echo };
+    if (options.store === true) ctx.store = true;
     if (provider !== undefined) ctx.provider = provider;
     return ctx;
   };
@@ -33,11 +49,13 @@ export function responsesCodec(): Codec<'chat', ResponsesRequestBody> {
     decode(body) {
       const decoded = decodeResponsesRequest(body);
       echo = decoded.echo;
+      if (options.note !== undefined) echo.metadata = { ...echo.metadata, ...options.note };
+      toolNames = decoded.toolNames;
       return { kind: 'chat', body: decoded.body };
     },
     answer(value) {
       const first = value.choices[0];
-      return encodeResponse(
+      const response = encodeResponse(
         {
           message: first?.message ?? { role: 'assistant', content: '', refusal: null },
           finishReason: first?.finish_reason ?? null,
@@ -46,11 +64,18 @@ export function responsesCodec(): Codec<'chat', ResponsesRequestBody> {
         },
         context(value.id, value.model, value.provider),
       );
+      response.output = withEncryptedReasoning(
+        response.output.map((item) => restoreItem(item, toolNames)),
+        encodeReasoning(first?.message.reasoning_details ?? []),
+      );
+      if (response.status !== 'failed') options.onResponse?.(response);
+      return response;
     },
     chunk(writer, chunk) {
       encoder ??= new ResponsesStreamEncoder(context(chunk.id, chunk.model, chunk.provider));
       if (chunk.usage !== undefined) usage = chunk.usage;
-      return write(writer, encoder.chunk(chunk));
+      reasoning.add(chunk.choices[0]?.delta);
+      return write(writer, reasoning.events(restoreEvents(encoder.chunk(chunk), toolNames, customCalls)));
     },
     streamError(writer, error: GatewayError, at: { call: AcceptedCall; model: string }) {
       failed = true;
@@ -60,7 +85,12 @@ export function responsesCodec(): Codec<'chat', ResponsesRequestBody> {
     endStream(writer) {
       if (!failed && encoder !== null) {
         const final = usage ?? { prompt_tokens: 0, completion_tokens: 0, total_tokens: 0 };
-        void write(writer, encoder.complete(final, usage?.cost ?? null));
+        const events = reasoning.events(
+          restoreEvents(encoder.complete(final, usage?.cost ?? null), toolNames, customCalls),
+        );
+        const last = events.at(-1)?.response as ResponseObject | undefined;
+        if (last !== undefined && last.status !== 'failed') options.onResponse?.(last);
+        void write(writer, events);
       }
       writer.end('');
     },

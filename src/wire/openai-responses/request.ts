@@ -1,6 +1,8 @@
-import type { ChatMessage, ContentPart, FunctionTool, TextPart, ToolCall } from '../../canonical/index.js';
+import type { ChatMessage, ContentPart, TextPart, ToolCall } from '../../canonical/index.js';
 import { errors } from '../../errors/index.js';
-import type { ResponseEcho, ResponsesFunctionTool, ResponsesTextFormat, ResponsesToolChoice } from './wire.js';
+import { isReasoningOnly, reasoningTurn } from './reasoning-state.js';
+import { decodeResponsesTools, DROPPED_TOOLS_NOTE, flatToolName, type ToolNames } from './tools.js';
+import type { ResponseEcho, ResponsesTextFormat, ResponsesToolChoice } from './wire.js';
 
 type Json = Record<string, unknown>;
 
@@ -10,6 +12,8 @@ export type ChatBodyFromResponses = Json & { messages: ChatMessage[] };
 export interface DecodedResponsesRequest {
   body: ChatBodyFromResponses;
   echo: ResponseEcho;
+  /** Flat chat tool names → the client's tools (namespaced, freeform), for the way back. */
+  toolNames: ToolNames;
 }
 
 /** Gateway fields (OpenRouter's extensions) that mean the same on every surface: kept as they are. */
@@ -78,8 +82,8 @@ export function decodeResponsesRequest(raw: Json, options: { inputRequired?: boo
     messages.push(...decodeInput(raw.input));
   body.messages = messages;
 
-  const tools = decodeTools(raw.tools);
-  if (tools.length > 0) body.tools = tools.map(toChatTool);
+  const tools = decodeResponsesTools(raw.tools, raw.input);
+  if (tools.chat.length > 0) body.tools = tools.chat;
   const toolChoice = decodeToolChoice(raw.tool_choice);
   if (raw.tool_choice !== undefined && raw.tool_choice !== null) body.tool_choice = toChatToolChoice(toolChoice);
   if (typeof raw.parallel_tool_calls === 'boolean') body.parallel_tool_calls = raw.parallel_tool_calls;
@@ -102,8 +106,11 @@ export function decodeResponsesRequest(raw: Json, options: { inputRequired?: boo
   if (verbosity === 'low' || verbosity === 'medium' || verbosity === 'high') body.verbosity = verbosity;
   const reasoning = decodeReasoning(raw.reasoning);
   if (reasoning.effort !== null) body.reasoning_effort = reasoning.effort;
-  const metadata = decodeMetadata(raw.metadata);
-  if (metadata !== null) body.metadata = metadata;
+  const asked = decodeMetadata(raw.metadata);
+  if (asked !== null) body.metadata = asked;
+  // Hosted tools the upstream does not serve are dropped; the response says which.
+  const metadata =
+    tools.dropped.length === 0 ? asked : { ...asked, [DROPPED_TOOLS_NOTE]: tools.dropped.join(',').slice(0, 512) };
 
   return {
     body: body as ChatBodyFromResponses,
@@ -115,11 +122,12 @@ export function decodeResponsesRequest(raw: Json, options: { inputRequired?: boo
       temperature: typeof raw.temperature === 'number' ? raw.temperature : null,
       top_p: typeof raw.top_p === 'number' ? raw.top_p : null,
       tool_choice: toolChoice,
-      tools,
+      tools: tools.echo,
       text: verbosity === undefined ? { format } : { format, verbosity: verbosity as 'low' | 'medium' | 'high' | null },
       reasoning: { effort: reasoning.effort === 'max' ? 'xhigh' : reasoning.effort, summary: reasoning.summary },
       ...(typeof raw.user === 'string' ? { user: raw.user } : {}),
     },
+    toolNames: tools.names,
   };
 }
 
@@ -136,21 +144,29 @@ function decodeInput(input: unknown): ChatMessage[] {
   if (input.length === 0) bad('input', 'must not be empty');
   const out: ChatMessage[] = [];
   input.forEach((item: unknown, i) => decodeItem(item, `input[${i}]`, out));
-  return out;
+  // Reasoning no text or call followed: nothing to send back.
+  return out.filter((m) => !isReasoningOnly(m));
 }
 
 function decodeItem(item: unknown, field: string, out: ChatMessage[]): void {
   if (!isRecord(item)) bad(field, 'must be an object');
   const type = item.type ?? 'message';
   if (type === 'message') {
-    out.push(decodeMessage(item, field));
-  } else if (type === 'function_call') {
+    const message = decodeMessage(item, field);
+    const last = out[out.length - 1];
+    if (message.role === 'assistant' && last !== undefined && isReasoningOnly(last)) last.content = message.content;
+    else out.push(message);
+  } else if (type === 'function_call' || type === 'custom_tool_call') {
+    const namespace = typeof item.namespace === 'string' ? item.namespace : undefined;
     const call: ToolCall = {
       id: requiredString(item.call_id, `${field}.call_id`),
       type: 'function',
       function: {
-        name: requiredString(item.name, `${field}.name`),
-        arguments: requiredString(item.arguments, `${field}.arguments`),
+        name: flatToolName(requiredString(item.name, `${field}.name`), namespace),
+        arguments:
+          type === 'custom_tool_call'
+            ? JSON.stringify({ input: requiredString(item.input, `${field}.input`) })
+            : requiredString(item.arguments, `${field}.arguments`),
       },
     };
     const last = out[out.length - 1];
@@ -158,7 +174,9 @@ function decodeItem(item: unknown, field: string, out: ChatMessage[]): void {
     if (last?.role === 'assistant' && last.tool_calls !== undefined) last.tool_calls.push(call);
     else if (last?.role === 'assistant' && last.tool_calls === undefined) last.tool_calls = [call];
     else out.push({ role: 'assistant', content: null, tool_calls: [call] });
-  } else if (type === 'function_call_output') {
+  } else if (type === 'additional_tools') {
+    // Its tools join the request's tools (decodeResponsesTools).
+  } else if (type === 'function_call_output' || type === 'custom_tool_call_output') {
     const output = item.output;
     const content =
       typeof output === 'string'
@@ -168,13 +186,16 @@ function decodeItem(item: unknown, field: string, out: ChatMessage[]): void {
           : bad(`${field}.output`, 'must be a string or an array of content parts');
     out.push({ role: 'tool', tool_call_id: requiredString(item.call_id, `${field}.call_id`), content });
   } else if (type === 'reasoning') {
-    // A previous turn's reasoning: model-internal state that chat upstreams cannot take back.
+    // Signed reasoning Switchyard handed out starts the assistant turn again; other servers'
+    // (and plain summaries) are model-internal state a chat upstream cannot take back.
+    const turn = reasoningTurn(item.encrypted_content);
+    if (turn !== null) out.push(turn);
   } else if (type === 'item_reference') {
     bad(`${field}.type`, 'item references need stored responses; send the item itself');
   } else {
     bad(
       `${field}.type`,
-      `unsupported input item type ${JSON.stringify(type)} (message, function_call, function_call_output)`,
+      `unsupported input item type ${JSON.stringify(type)} (message, function_call, function_call_output, custom_tool_call, custom_tool_call_output, reasoning, additional_tools)`,
     );
   }
 }
@@ -237,41 +258,16 @@ function requiredString(value: unknown, field: string): string {
   return value;
 }
 
-function decodeTools(tools: unknown): ResponsesFunctionTool[] {
-  if (tools === undefined || tools === null) return [];
-  if (!Array.isArray(tools)) bad('tools', 'must be an array');
-  return tools.map((tool: unknown, i) => {
-    const field = `tools[${i}]`;
-    if (!isRecord(tool)) bad(field, 'must be an object');
-    if (tool.type !== 'function')
-      bad(`${field}.type`, `only function tools are supported (got "${String(tool.type)}")`);
-    const parameters = tool.parameters;
-    if (parameters !== undefined && parameters !== null && !isRecord(parameters))
-      bad(`${field}.parameters`, 'must be a JSON Schema object');
-    const out: ResponsesFunctionTool = {
-      type: 'function',
-      name: requiredString(tool.name, `${field}.name`),
-      parameters: parameters ?? null,
-      strict: typeof tool.strict === 'boolean' ? tool.strict : null,
-    };
-    if (typeof tool.description === 'string') out.description = tool.description;
-    return out;
-  });
-}
-
-function toChatTool(tool: ResponsesFunctionTool): FunctionTool {
-  const fn: FunctionTool['function'] = { name: tool.name };
-  if (typeof tool.description === 'string') fn.description = tool.description;
-  if (tool.parameters !== null) fn.parameters = tool.parameters;
-  if (tool.strict !== null) fn.strict = tool.strict;
-  return { type: 'function', function: fn };
-}
-
 function decodeToolChoice(choice: unknown): ResponsesToolChoice {
   if (choice === undefined || choice === null) return 'auto';
   if (choice === 'none' || choice === 'auto' || choice === 'required') return choice;
-  if (isRecord(choice) && choice.type === 'function' && typeof choice.name === 'string')
-    return { type: 'function', name: choice.name };
+  if (isRecord(choice) && (choice.type === 'function' || choice.type === 'custom') && typeof choice.name === 'string')
+    return {
+      type: 'function',
+      name: flatToolName(choice.name, typeof choice.namespace === 'string' ? choice.namespace : undefined),
+    };
+  // Hosted tools and allowed-tool lists have no chat meaning: the model chooses.
+  if (isRecord(choice) && typeof choice.type === 'string') return 'auto';
   return bad('tool_choice', 'must be none, auto, required or {"type":"function","name":…}');
 }
 

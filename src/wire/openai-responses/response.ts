@@ -17,6 +17,8 @@ export interface ResponseContext {
   createdAt: number;
   echo: ResponseEcho;
   provider?: string;
+  /** The response is kept (`store`); absent: it is not. */
+  store?: boolean;
 }
 
 /** Item id `<prefix>_<generation id without its "gen-">` (stable per call, unique per item). */
@@ -72,7 +74,7 @@ export function responseObject(
     ...ctx.echo,
     model: ctx.model,
     output: parts.output,
-    store: false,
+    store: ctx.store === true,
     truncation: 'disabled',
   };
   if (parts.completedAt !== undefined) out.completed_at = parts.completedAt;

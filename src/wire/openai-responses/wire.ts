@@ -25,6 +25,18 @@ export interface FunctionCallItem {
   name: string;
   arguments: string;
   status: ItemStatus;
+  /** The namespace of a namespaced tool (its name is the tool's own within it). */
+  namespace?: string;
+}
+
+/** A call of a freeform (`custom`) tool: its raw `input`. */
+export interface CustomToolCallItem {
+  type: 'custom_tool_call';
+  id: string;
+  call_id: string;
+  name: string;
+  input: string;
+  namespace?: string;
 }
 
 export interface ReasoningItem {
@@ -33,9 +45,11 @@ export interface ReasoningItem {
   summary: { type: 'summary_text'; text: string }[];
   content?: { type: 'reasoning_text'; text: string }[];
   status?: ItemStatus;
+  /** The upstream's signed reasoning, for the client to send back (reasoning-state.ts). */
+  encrypted_content?: string | null;
 }
 
-export type OutputItem = OutputMessageItem | FunctionCallItem | ReasoningItem;
+export type OutputItem = OutputMessageItem | FunctionCallItem | CustomToolCallItem | ReasoningItem;
 
 export type ItemStatus = 'in_progress' | 'completed' | 'incomplete';
 
@@ -104,7 +118,8 @@ export interface ResponseObject extends ResponseEcho {
   incomplete_details: { reason: 'max_output_tokens' | 'content_filter' } | null;
   model: string;
   output: OutputItem[];
-  store: false;
+  /** Whether the response is kept (GET /responses/{id}, previous_response_id). */
+  store: boolean;
   background: false;
   truncation: 'disabled';
   usage?: ResponsesUsage;

@@ -167,6 +167,9 @@ export interface Generation {
   latency: number | null;
   generation_time: number | null;
   upstream_id: string | null;
+  user_agent: string | null;
+  session_id: string | null;
+  origin: string;
   provider_responses: { status: number | null; provider_name?: string; model_permaslug?: string }[] | null;
   content_filter_flags: string[];
   refusal?: Refusal | null;

@@ -78,6 +78,9 @@ export function GenerationDetail({ id, back }: { id: string; back: string }) {
           ['Preset', d.preset_id ?? '—'],
           ['Request id', d.request_id ?? '—'],
           ['Upstream id', d.upstream_id ?? '—'],
+          ['User agent', d.user_agent ?? '—'],
+          ['Session', d.session_id ?? '—'],
+          ['Origin', d.origin === '' ? '—' : d.origin],
           [
             'Filter flags',
             d.content_filter_flags.length === 0

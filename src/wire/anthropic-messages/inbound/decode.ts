@@ -14,6 +14,7 @@ import { errors } from '../../../errors/index.js';
 import { REASONING_FORMAT } from '../outbound/response.js';
 import { isRecord, type JsonRecord } from '../../../canonical/json.js';
 import type { MessagesBlock, MessagesRequestBody } from '../../../canonical/index.js';
+import { outputEffort, plainUserId, systemEntry, TRANSLATED_BLOCK_TYPES } from './decode-extras.js';
 
 /** A content block: its `type` checked by the schema, every other field still untrusted. */
 type Block = JsonRecord & { type: string };
@@ -93,6 +94,7 @@ function decodeUser(content: string | MessagesBlock[], path: string, out: ChatMe
   content.forEach((raw, i) => {
     const block: Block = raw;
     const at = `${path}.content[${i}]`;
+    if (!TRANSLATED_BLOCK_TYPES.has(block.type)) return; // Anthropic-only (server tools…): no meaning in a chat
     if (block.type === 'tool_result') {
       const result = toolResultContent(block, at);
       const error = block.is_error === true;
@@ -118,6 +120,7 @@ function decodeAssistant(content: string | MessagesBlock[], path: string, out: C
   content.forEach((raw, i) => {
     const block: Block = raw;
     const at = `${path}.content[${i}]`;
+    if (!TRANSLATED_BLOCK_TYPES.has(block.type)) return;
     if (block.type === 'text') text += requireString(block, 'text', at);
     else if (block.type === 'tool_use') {
       const input = block.input ?? {};
@@ -200,7 +203,10 @@ function decodeThinking(thinking: MessagesRequestBody['thinking']): CanonicalCha
 export function decodeMessagesRequest(body: MessagesRequestBody): DecodedMessagesRequest {
   const messages: ChatMessage[] = decodeSystem(body.system);
   body.messages.forEach((m, i) => {
-    if (m.role === 'user') decodeUser(m.content, `messages[${i}]`, messages);
+    if (m.role === 'system') {
+      const entry = systemEntry(m.content);
+      if (entry !== null) messages.push(entry);
+    } else if (m.role === 'user') decodeUser(m.content, `messages[${i}]`, messages);
     else decodeAssistant(m.content, `messages[${i}]`, messages);
   });
   const out: DecodedMessagesRequest = { model: body.model, messages, max_tokens: body.max_tokens };
@@ -209,8 +215,8 @@ export function decodeMessagesRequest(body: MessagesRequestBody): DecodedMessage
   if (body.top_p !== undefined) out.top_p = body.top_p;
   if (body.top_k !== undefined) out.top_k = body.top_k;
   if (body.stop_sequences !== undefined && body.stop_sequences.length > 0) out.stop = body.stop_sequences;
-  const user = body.metadata?.user_id;
-  if (typeof user === 'string' && user !== '') out.user = user;
+  const user = plainUserId(body.metadata?.user_id);
+  if (user !== undefined) out.user = user;
   const tools = decodeTools(body.tools);
   if (tools !== undefined && tools.length > 0) out.tools = tools;
   const choice = decodeToolChoice(body.tool_choice);
@@ -218,5 +224,7 @@ export function decodeMessagesRequest(body: MessagesRequestBody): DecodedMessage
   if (body.tool_choice?.disable_parallel_tool_use === true) out.parallel_tool_calls = false;
   const reasoning = decodeThinking(body.thinking);
   if (reasoning !== undefined) out.reasoning = reasoning;
+  const effort = outputEffort(body);
+  if (effort !== undefined) out.reasoning_effort = effort;
   return out;
 }

@@ -149,8 +149,16 @@ function thinkingBudget(
   return Math.max(1024, Math.min(32_000, Math.floor(maxTokens * ratio)));
 }
 
-export function messagesBody(req: CanonicalChatRequest, stream: boolean): JsonRecord {
-  let maxTokens = maxOutputTokens(req) ?? DEFAULT_MAX_TOKENS;
+/**
+ * `defaultMaxTokens`: the `max_tokens` Anthropic requires when the client set none (the model's
+ * catalog output limit; the constant only when the catalog has none).
+ */
+export function messagesBody(
+  req: CanonicalChatRequest,
+  stream: boolean,
+  defaultMaxTokens: number | null = null,
+): JsonRecord {
+  let maxTokens = maxOutputTokens(req) ?? defaultMaxTokens ?? DEFAULT_MAX_TOKENS;
   const body: JsonRecord = { model: req.model, messages: messagesField(req) };
   const system = systemField(req);
   if (system !== undefined) body.system = system;

@@ -1,5 +1,6 @@
 import type { CanonicalChatRequest, CanonicalCompletionRequest } from '../../../canonical/index.js';
 import { isRecord, type JsonRecord } from '../../../canonical/json.js';
+import { openAiChatBody, openAiCompletionBody } from './declared-body.js';
 
 /**
  * `{ ...extra, ...(req's defined fields but extra), model, stream }` in one pass (no rest copy of
@@ -18,7 +19,10 @@ function baseBody(req: CanonicalChatRequest | CanonicalCompletionRequest, stream
   return body;
 }
 
-/** The upstream body: the client's fields untouched (extras first, typed fields over them). */
+/**
+ * The upstream body: the client's fields (extras first, typed fields over them), cut to what
+ * OpenAI's chat API accepts (declared-body.ts).
+ */
 export function chatBody(req: CanonicalChatRequest, stream: boolean): JsonRecord {
   const extra = req.extra;
   const body = baseBody(req, stream);
@@ -28,12 +32,12 @@ export function chatBody(req: CanonicalChatRequest, stream: boolean): JsonRecord
   } else {
     delete body.stream_options;
   }
-  return body;
+  return openAiChatBody(body);
 }
 
 export function completionBody(req: CanonicalCompletionRequest, stream: boolean): JsonRecord {
   const body = baseBody(req, stream);
   if (stream) body.stream_options = { include_usage: true };
   else delete body.stream_options;
-  return body;
+  return openAiCompletionBody(body);
 }
