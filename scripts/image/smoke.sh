@@ -98,7 +98,8 @@ descendants() {
 }
 node_pid=""
 for pid in $(descendants "$server_pid"); do
-  if [ "$(ps -o comm= -p "$pid")" = "node" ]; then node_pid="$pid"; break; fi
+  # By its executable: Node 24 names its main thread "MainThread", which is what `ps -o comm` shows.
+  if [ "$(basename "$(readlink -f "/proc/$pid/exe" 2>/dev/null)")" = "node" ]; then node_pid="$pid"; break; fi
 done
 [ -n "$node_pid" ] || { echo "image smoke: the gateway's node process was not found" >&2; exit 1; }
 kill -TERM "$node_pid"
