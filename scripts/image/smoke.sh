@@ -98,8 +98,9 @@ descendants() {
 }
 node_pid=""
 for pid in $(descendants "$server_pid"); do
-  # By its executable: Node 24 names its main thread "MainThread", which is what `ps -o comm` shows.
-  if [ "$(basename "$(readlink -f "/proc/$pid/exe" 2>/dev/null)")" = "node" ]; then node_pid="$pid"; break; fi
+  # By its command line, not `ps -o comm`: Node 24 names its main thread "MainThread".
+  argv0="$(ps -o args= -p "$pid" | awk '{print $1}')"
+  if [ "${argv0##*/}" = "node" ]; then node_pid="$pid"; break; fi
 done
 [ -n "$node_pid" ] || { echo "image smoke: the gateway's node process was not found" >&2; exit 1; }
 kill -TERM "$node_pid"
