@@ -98,7 +98,9 @@ descendants() {
 }
 node_pid=""
 for pid in $(descendants "$server_pid"); do
-  if [ "$(ps -o comm= -p "$pid")" = "node" ]; then node_pid="$pid"; break; fi
+  # By its command line, not `ps -o comm`: Node 24 names its main thread "MainThread".
+  argv0="$(ps -o args= -p "$pid" | awk '{print $1}')"
+  if [ "${argv0##*/}" = "node" ]; then node_pid="$pid"; break; fi
 done
 [ -n "$node_pid" ] || { echo "image smoke: the gateway's node process was not found" >&2; exit 1; }
 kill -TERM "$node_pid"

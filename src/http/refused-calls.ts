@@ -11,6 +11,7 @@ function apiTypeOf(path: string): ApiType {
   if (path.endsWith('/messages')) return 'messages';
   if (path.endsWith('/responses')) return 'responses';
   if (path.endsWith('/embeddings')) return 'embeddings';
+  if (path.endsWith('/chat/completions')) return 'chat';
   return 'completions';
 }
 

@@ -22,13 +22,16 @@ export function parseHash(hash: string): Route {
 
 /** The current route; re-renders on every hash change. */
 export function useRoute(): Route {
-  const [route, setRoute] = useState(() => parseHash(location.hash));
+  const [state, setState] = useState(() => ({ hash: location.hash, route: parseHash(location.hash) }));
   useEffect(() => {
-    const onChange = () => setRoute(parseHash(location.hash));
+    const onChange = () =>
+      setState((s) => (s.hash === location.hash ? s : { hash: location.hash, route: parseHash(location.hash) }));
     addEventListener('hashchange', onChange);
+    // A hash changed between the first render and this subscription fired no event we heard.
+    onChange();
     return () => removeEventListener('hashchange', onChange);
   }, []);
-  return route;
+  return state.route;
 }
 
 /** `href('/keys', {q: 'ci'})` → `#/keys?q=ci` (empty values left out). */

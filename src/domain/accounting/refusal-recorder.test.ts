@@ -100,3 +100,12 @@ test('close writes the summed rows of the current minute', () => {
   assert.equal(settled.length, 2);
   assert.equal(total(settled), 4);
 });
+
+test('text a refused request brings is stored without NUL (PostgreSQL text cannot hold it)', () => {
+  const { settled, recorder, refuse } = setup(5);
+  refuse('k1', 'a/\u0000x');
+  const row = settled[0];
+  assert.equal(row?.model, 'a/\uFFFDx');
+  assert.ok(!JSON.stringify(row?.refusal).includes('\\u0000'), 'no NUL in the refusal message or details');
+  recorder.close();
+});

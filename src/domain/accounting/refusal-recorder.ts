@@ -55,7 +55,15 @@ const MAX_BUCKETS_PER_KEY = 20;
 const SEVERAL_MODELS = '(several models)';
 const NO_RESERVATION: Reservation = Object.freeze({ accounts: [], amountUsd: 0 });
 
-const clip = (text: string): string => (text.length > MAX_TEXT ? `${text.slice(0, MAX_TEXT)}…` : text);
+/**
+ * Text from a refused request (the model asked for, an error's message and metadata) as it may be
+ * stored: bounded, and without NUL, which PostgreSQL text cannot hold (one such row would fail
+ * the whole ledger batch it is written in).
+ */
+const clip = (raw: string): string => {
+  const text = raw.replaceAll('\u0000', '\uFFFD');
+  return text.length > MAX_TEXT ? `${text.slice(0, MAX_TEXT)}…` : text;
+};
 
 function detailOf(value: unknown): RefusalDetail | undefined {
   if (typeof value === 'string') return clip(value);

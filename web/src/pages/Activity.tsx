@@ -9,7 +9,18 @@ import { href, navigate, type Route } from '../router.js';
 import { GenerationDetail } from './GenerationDetail.js';
 import { ActivityExport } from './ActivityExport.js';
 
-const FILTERS = ['range', 'from', 'to', 'key', 'model', 'provider', 'surface', 'status', 'http_status', 'flagged'] as const;
+const FILTERS = [
+  'range',
+  'from',
+  'to',
+  'key',
+  'model',
+  'provider',
+  'surface',
+  'status',
+  'http_status',
+  'flagged',
+] as const;
 const SURFACES = ['chat', 'completions', 'messages', 'responses', 'embeddings'] as const;
 type Filters = Record<(typeof FILTERS)[number], string>;
 const RANGES: Record<string, number> = { '1h': 3600e3, '24h': 86400e3, '7d': 7 * 86400e3, '30d': 30 * 86400e3 };
