@@ -28,6 +28,7 @@ const CLAUDE_CODE_MODELS = [
   'claude-opus-4-1-20250805',
   'claude-opus-4-5-20251101',
   'claude-opus-4-6',
+  'claude-opus-5-5',
   'claude-haiku-4-5-20251001',
   'claude-haiku-4-5',
   'claude-3-5-haiku-20241022',
@@ -69,7 +70,10 @@ for (const [slug, path] of [
         h.dir,
       );
       const calls = h.gw.fake.requests.filter((r) => r.path === path);
-      assert.ok(calls.length >= 2, `a tool call, then the answer: ${calls.length} calls\n${res.err.slice(-2000)}`);
+      assert.ok(
+        calls.length >= 2,
+        `a tool call, then the answer: ${calls.length} calls (exit ${String(res.code)})\n${res.out.slice(-1000)}\n${res.err.slice(-2000)}`,
+      );
       assert.equal(res.code, 0, `${res.out.slice(-1000)}\n${res.err.slice(-2000)}`);
       assert.match(res.out, new RegExp(FAKE_TEXT.slice(0, 10)));
       assert.equal(h.upstreamText().includes(SECRET_EMAIL), false, 'the guardrail redacted the address on every call');
