@@ -6,14 +6,10 @@ import { API_TYPES, type ApiType } from '../../wire/index.js';
  * calls are all `completions` there. The surface itself is kept as Switchyard's own additive
  * field (`api_surface`), shown and filterable.
  */
-export type ApiSurface = ApiType;
-
-export const API_SURFACES: readonly ApiSurface[] = API_TYPES;
-
 export type OpenRouterApiType = 'completions' | 'embeddings';
 
-export const openRouterApiType = (surface: ApiSurface): OpenRouterApiType =>
+export const openRouterApiType = (surface: ApiType): OpenRouterApiType =>
   surface === 'embeddings' ? 'embeddings' : 'completions';
 
 /** A stored surface; anything unknown reads as `chat` (rows stored before surfaces were kept apart say so after migration 011). */
-export const apiSurfaceOf = (value: string): ApiSurface => API_SURFACES.find((s) => s === value) ?? 'chat';
+export const apiSurfaceOf = (value: string): ApiType => API_TYPES.find((s) => s === value) ?? 'chat';

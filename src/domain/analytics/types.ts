@@ -1,5 +1,5 @@
 import type { GenerationRecord } from '../accounting/types.js';
-import type { ApiSurface } from '../accounting/api-surface.js';
+import type { ApiType } from '../../wire/index.js';
 import type { LimitReset } from '../keys/types.js';
 
 /**
@@ -42,7 +42,7 @@ export interface GenerationFilter {
   userAgent?: string;
   origin?: string;
   /** The surface the calls came in on (stored in `api_type`). */
-  apiSurface?: ApiSurface;
+  apiSurface?: ApiType;
 }
 
 /** One UTC day × model × provider endpoint. */
