@@ -23,7 +23,8 @@ const WEATHER: OpenAI.ChatCompletionTool = {
     parameters: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] },
   },
 };
-const PNG = 'data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==';
+const PNG =
+  'data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==';
 
 const near = (a: number, b: number) => Math.abs(a - b) < 1e-12;
 
@@ -59,7 +60,10 @@ for (const dialect of dialects()) {
       assert.equal(sent?.headers.authorization, undefined, 'the key goes in api-key only');
       assert.equal((sent?.body?.tools as unknown[] | undefined)?.length, 1);
 
-      gw.azure.queue({ text: 'It is sunny in Paris.', usage: { input: 40, output: 6, cacheRead: 0, cacheWrite: 0, reasoning: 0 } });
+      gw.azure.queue({
+        text: 'It is sunny in Paris.',
+        usage: { input: 40, output: 6, cacheRead: 0, cacheWrite: 0, reasoning: 0 },
+      });
       const second = await gw.openai.chat.completions.create({
         model: 'openai/gpt-4o-key',
         messages: [
@@ -98,7 +102,15 @@ for (const dialect of dialects()) {
       const stream = await gw.openai.chat.completions.create({
         model: 'openai/gpt-4o-entra',
         stream: true,
-        messages: [{ role: 'user', content: [{ type: 'text', text: 'What is in this image?' }, { type: 'image_url', image_url: { url: PNG } }] }],
+        messages: [
+          {
+            role: 'user',
+            content: [
+              { type: 'text', text: 'What is in this image?' },
+              { type: 'image_url', image_url: { url: PNG } },
+            ],
+          },
+        ],
         tools: [WEATHER],
       });
       let text = '';
@@ -122,7 +134,8 @@ for (const dialect of dialects()) {
       assert.equal(sent?.headers['api-key'], undefined);
       const bearer = String(sent?.headers.authorization).replace(/^Bearer /, '');
       assert.equal(gw.entra.ledger.isValid(bearer, COGNITIVE_AUDIENCE), true, 'an Entra token for Cognitive Services');
-      const parts = (sent?.body?.messages as { content: { type: string; image_url?: { url: string } }[] }[])[0]?.content;
+      const parts = (sent?.body?.messages as { content: { type: string; image_url?: { url: string } }[] }[])[0]
+        ?.content;
       assert.equal(parts?.[1]?.image_url?.url, PNG, 'the image reaches Azure as sent');
     });
 

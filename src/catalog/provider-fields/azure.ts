@@ -51,6 +51,9 @@ export function readAzureFields(p: ObjectReader, kind: ProviderKind | undefined)
   if (auth === 'entra' && hasKey)
     p.fail(p.present('api_key') ? 'api_key' : 'api_key_env', 'a provider with auth: entra takes no key');
   if (auth === 'api_key' && !hasKey)
-    p.issues.push({ path: p.path, message: 'a provider of kind "azure" needs api_key_env (or api_key), or auth: entra' });
+    p.issues.push({
+      path: p.path,
+      message: 'a provider of kind "azure" needs api_key_env (or api_key), or auth: entra',
+    });
   return apiVersion === undefined ? null : Object.freeze({ apiVersion, auth });
 }

@@ -60,7 +60,8 @@ export class OpenAiCompatibleAdapter implements ProviderAdapter {
     ctx: CallContext,
   ): Promise<UpstreamResponse> {
     const target = this.routing.target(endpoint, path, stream, typeof body.model === 'string' ? body.model : '');
-    const sent = path === '/chat/completions' && this.routing.chatBody !== undefined ? this.routing.chatBody(body) : body;
+    const sent =
+      path === '/chat/completions' && this.routing.chatBody !== undefined ? this.routing.chatBody(body) : body;
     return postTo(this.http, endpoint, target, JSON.stringify(sent), ctx);
   }
 

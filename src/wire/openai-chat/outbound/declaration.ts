@@ -122,4 +122,7 @@ export const OPENAI_EFFORTS: Readonly<Record<string, string>> = {
  * Built-in web search is not offered on Azure's chat completions, and prompt-cache retention
  * is not configurable there.
  */
-export const AZURE_UNSUPPORTED_CHAT_FIELDS: readonly OpenAiChatField[] = ['web_search_options', 'prompt_cache_retention'];
+export const AZURE_UNSUPPORTED_CHAT_FIELDS: readonly OpenAiChatField[] = [
+  'web_search_options',
+  'prompt_cache_retention',
+];
