@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { after, before, beforeEach, describe } from 'node:test';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -12,7 +13,7 @@ import {
   type FakeAzure,
   type FakeEntra,
 } from '../fake-clouds/index.js';
-import { call, startTestServer, type TestDialect, type TestServer } from '../support/server.js';
+import { call, dialects, startTestServer, type TestDialect, type TestServer } from '../support/server.js';
 
 /** USD per token of the test catalog's endpoints, so tests can assert costs exactly. */
 export const AZURE_PRICES = {
@@ -160,4 +161,27 @@ export async function keyWithGuardrail(gw: AzureGateway, guardrail: Record<strin
     body: { key_hashes: [key.body.data.hash] },
   });
   return key.body.key;
+}
+
+/**
+ * One suite per store dialect over the Azure gateway: started before, closed after, the fake
+ * resource's queue and record cleared before each test; the fakes stop after the file.
+ */
+export function azureSuites(title: string, body: (gw: () => AzureGateway) => void): void {
+  after(stopAzureFakes);
+  for (const dialect of dialects()) {
+    describe(`${title} (${dialect})`, () => {
+      let gw: AzureGateway | null = null;
+      const current = (): AzureGateway => {
+        assert.ok(gw !== null, 'the gateway is started');
+        return gw;
+      };
+      before(async () => {
+        gw = await startAzureGateway(dialect);
+      });
+      after(() => gw?.close());
+      beforeEach(() => current().azure.reset());
+      body(current);
+    });
+  }
 }
