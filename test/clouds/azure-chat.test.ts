@@ -183,6 +183,25 @@ azureSuites('chat to Azure OpenAI through Switchyard', (current) => {
     assert.ok(!text.includes(WRONG_KEY) && !text.includes(AZURE_TEST.apiKey), text);
   });
 
+  it('JSON mode reaches Azure as sent; fields Azure does not define are cut', async () => {
+    const format = { type: 'json_schema', json_schema: { name: 'reply', schema: { type: 'object' } } };
+    const res = await call(gw.server, 'POST', '/chat/completions', {
+      token: gw.apiKey,
+      body: {
+        model: 'openai/gpt-4o-key',
+        messages: [{ role: 'user', content: 'Hi' }],
+        response_format: format,
+        web_search_options: {},
+        seed: 7,
+      },
+    });
+    assert.equal(res.status, 200, JSON.stringify(res.body));
+    const sent = last()?.body;
+    assert.deepEqual(sent?.response_format, format);
+    assert.equal(sent?.seed, 7);
+    assert.equal(sent?.web_search_options, undefined);
+  });
+
   it('a redacting guardrail: Azure receives the redaction', async () => {
     const key = await keyWithGuardrail(gw, { content_filter_builtins: [{ slug: 'email', action: 'redact' }] });
     const client = new OpenAI({ baseURL: gw.server.api, apiKey: key, maxRetries: 0 });
