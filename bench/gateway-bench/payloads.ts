@@ -11,6 +11,10 @@ export const UPSTREAM_MODEL = 'gpt-bench-upstream';
 export const BENCH_ANTHROPIC_MODEL = 'bench/claude-bench';
 export const BENCH_ANTHROPIC_PROVIDER = 'bench-anthropic';
 export const ANTHROPIC_UPSTREAM_MODEL = 'claude-bench-upstream';
+/** A model served by a `kind: azure` provider (the same fake upstream at Azure's deployment URL). */
+export const BENCH_AZURE_MODEL = 'bench/gpt-bench-azure';
+export const BENCH_AZURE_PROVIDER = 'bench-azure';
+export const AZURE_DEPLOYMENT = 'gpt-bench-deployment';
 
 const SYSTEM_PROMPT =
   'You are a helpful assistant for an internal engineering team. Answer concisely, prefer ' +

@@ -6,6 +6,9 @@ import {
   ANTHROPIC_UPSTREAM_MODEL,
   BENCH_ANTHROPIC_MODEL,
   BENCH_ANTHROPIC_PROVIDER,
+  BENCH_AZURE_MODEL,
+  BENCH_AZURE_PROVIDER,
+  AZURE_DEPLOYMENT,
   BENCH_MODEL,
   BENCH_PROVIDER,
   UPSTREAM_MODEL,
@@ -33,8 +36,8 @@ const CUSTOM_PATTERNS = [
 
 export const GUARDRAIL = {
   name: 'bench policy',
-  allowed_models: [BENCH_MODEL, BENCH_ANTHROPIC_MODEL],
-  allowed_providers: [BENCH_PROVIDER, BENCH_ANTHROPIC_PROVIDER],
+  allowed_models: [BENCH_MODEL, BENCH_ANTHROPIC_MODEL, BENCH_AZURE_MODEL],
+  allowed_providers: [BENCH_PROVIDER, BENCH_ANTHROPIC_PROVIDER, BENCH_AZURE_PROVIDER],
   limit_usd: 1_000_000,
   reset_interval: 'monthly',
   content_filter_builtins: [
@@ -69,6 +72,16 @@ export function catalog(upstreamOrigin: string): Record<string, unknown> {
         api_key: 'sk-ant-bench-upstream-key-00000001',
         timeouts,
       },
+      {
+        // The same fake upstream addressed as an Azure OpenAI resource (deployment URL, api-key).
+        id: BENCH_AZURE_PROVIDER,
+        name: 'Bench upstream (Azure OpenAI)',
+        kind: 'azure',
+        base_url: upstreamOrigin,
+        api_version: '2024-10-21',
+        api_key: 'bench-azure-upstream-key-000000001',
+        timeouts,
+      },
     ],
     models: [
       {
@@ -78,6 +91,17 @@ export function catalog(upstreamOrigin: string): Record<string, unknown> {
           {
             provider: BENCH_PROVIDER,
             upstream_model: UPSTREAM_MODEL,
+            pricing: { prompt: 0.0000005, completion: 0.0000015 },
+          },
+        ],
+      },
+      {
+        slug: BENCH_AZURE_MODEL,
+        context_length: 128_000,
+        endpoints: [
+          {
+            provider: BENCH_AZURE_PROVIDER,
+            upstream_model: AZURE_DEPLOYMENT,
             pricing: { prompt: 0.0000005, completion: 0.0000015 },
           },
         ],

@@ -66,6 +66,7 @@ function buildProvider(config: ProviderConfig, env: Env): CatalogProvider {
     statusPageUrl: config.statusPageUrl,
     headquarters: config.headquarters,
     datacenters: config.datacenters === null ? null : Object.freeze([...config.datacenters]),
+    azure: config.azure,
     getApiKey: () => secret,
   });
 }

@@ -16,6 +16,7 @@ import {
 } from './constants.js';
 import { PROVIDER_KINDS, UPSTREAM_KINDS, speaks } from '../wire/index.js';
 import { type ConfigIssue, type ConfigPath, type ObjectReader, readObject } from './config-reader.js';
+import { AZURE_PROVIDER_KEYS, readAzureFields, type AzureSettings } from './provider-fields/azure.js';
 import type {
   DataCollection,
   EndpointPricing,
@@ -45,6 +46,8 @@ export interface ProviderConfig {
   readonly statusPageUrl: string | null;
   readonly headquarters: string | null;
   readonly datacenters: string[] | null;
+  /** `kind: azure` only: API version and auth mode (provider-fields/azure.ts). */
+  readonly azure: AzureSettings | null;
 }
 
 export interface EndpointConfig {
@@ -104,6 +107,7 @@ const PROVIDER_KEYS = [
   'status_page_url',
   'headquarters',
   'datacenters',
+  ...AZURE_PROVIDER_KEYS,
 ];
 const TIMEOUT_KEYS = ['connect_ms', 'first_byte_ms', 'idle_ms'];
 const MODEL_KEYS = [
@@ -218,6 +222,7 @@ function readProviders(root: ObjectReader): ProviderConfig[] {
       statusPageUrl: p.string('status_page_url') ?? null,
       headquarters: p.string('headquarters', { pattern: COUNTRY, patternHint: 'an ISO 3166 alpha-2 code' }) ?? null,
       datacenters: p.stringArray('datacenters', { pattern: COUNTRY, patternHint: 'an ISO 3166 alpha-2 code' }) ?? null,
+      azure: readAzureFields(p, kind),
     };
     out.push(provider);
   }

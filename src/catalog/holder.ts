@@ -34,7 +34,8 @@ function sameConnection(a: CatalogProvider, b: CatalogProvider): boolean {
     a.baseUrl === b.baseUrl &&
     a.available === b.available &&
     a.getApiKey() === b.getApiKey() &&
-    JSON.stringify(a.headers) === JSON.stringify(b.headers)
+    JSON.stringify(a.headers) === JSON.stringify(b.headers) &&
+    JSON.stringify(a.azure) === JSON.stringify(b.azure)
   );
 }
 

@@ -410,6 +410,8 @@ describe('loadCatalog', () => {
         GROQ_API_KEY: 'k',
         TOGETHER_API_KEY: 'k',
         OLLAMA_BASE_URL: 'http://127.0.0.1:11434/v1',
+        AZURE_OPENAI_ENDPOINT: 'https://contoso.openai.azure.com',
+        AZURE_OPENAI_API_KEY: 'k',
       },
     });
     assert.ok(withKeys.catalog.providers.every((p) => p.available));

@@ -5,6 +5,7 @@
  */
 
 import type { ProviderKind } from '../wire/index.js';
+import type { AzureSettings } from './provider-fields/azure.js';
 
 /** The kind of a provider (src/wire/index.ts): the dialects it speaks; one adapter per kind. */
 export type { ProviderKind } from '../wire/index.js';
@@ -56,6 +57,8 @@ export interface CatalogProvider {
   readonly statusPageUrl: string | null;
   readonly headquarters: string | null;
   readonly datacenters: readonly string[] | null;
+  /** `kind: azure` only (null otherwise): API version and auth mode. */
+  readonly azure: AzureSettings | null;
   /**
    * The API key (resolved from `api_key_env` or the literal `api_key`), or null when the provider
    * needs none. A function so that serialising or logging the catalog never prints the secret.

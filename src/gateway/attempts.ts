@@ -1,7 +1,6 @@
 import type { ProviderEndpointConfig } from '../providers/index.js';
-import { staticAuth } from '../upstream/auth/index.js';
 import { isUpstreamError, type UpstreamError } from '../upstream/upstream-error.js';
-import { UPSTREAM_KINDS } from '../wire/index.js';
+import { providerAuth } from './provider-auth.js';
 import type { EndpointHealth, RouteCandidate } from '../domain/routing/index.js';
 import type { CatalogProvider } from '../catalog/index.js';
 
@@ -47,8 +46,9 @@ function buildEndpointConfig(provider: CatalogProvider): ProviderEndpointConfig 
     providerId: provider.id,
     kind: provider.kind,
     baseUrl: provider.baseUrl ?? '',
-    auth: staticAuth(UPSTREAM_KINDS[provider.kind].auth, apiKey),
+    auth: providerAuth(provider, apiKey),
     apiKey,
+    ...(provider.azure === null ? {} : { azure: provider.azure }),
     headers: Object.freeze({ ...provider.headers }),
     timeouts: Object.freeze({
       connectMs: provider.timeouts.connectMs ?? DEFAULT_TIMEOUTS.connectMs,

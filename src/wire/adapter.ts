@@ -9,6 +9,7 @@ import type {
   CanonicalEmbeddingsResponse,
 } from '../canonical/index.js';
 import type { JsonRecord } from '../canonical/json.js';
+import type { AzureSettings } from '../catalog/provider-fields/azure.js';
 import type { UpstreamAuth } from '../upstream/auth/index.js';
 import type { NativeEvent, NativeMessage } from './anthropic-messages/outbound/native.js';
 import type { ProviderKind } from './index.js';
@@ -28,6 +29,8 @@ export interface ProviderEndpointConfig {
   /** Extra headers sent on every call (e.g. `HTTP-Referer`, `OpenAI-Organization`). */
   headers?: Record<string, string>;
   timeouts: { connectMs: number; firstByteMs: number; idleMs: number };
+  /** Kind `azure` only: which Azure OpenAI API the URLs follow (absent for other kinds). */
+  azure?: AzureSettings;
 }
 
 export interface CallContext {

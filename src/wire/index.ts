@@ -27,8 +27,8 @@ export type ApiType = (typeof DIALECTS)[WireDialect]['apiType'];
 export interface UpstreamKind {
   /** The dialects its endpoints answer; a call in one of them goes to it natively (untranslated). */
   readonly speaks: readonly WireDialect[];
-  /** Where the key goes (src/upstream/auth): `authorization: Bearer`, `x-api-key`, or none. */
-  readonly auth: 'bearer' | 'x-api-key' | 'none';
+  /** Where the key goes (src/upstream/auth): `authorization: Bearer`, `x-api-key`, `api-key`, or none. */
+  readonly auth: 'bearer' | 'x-api-key' | 'api-key' | 'none';
   /** False for a provider answered in-process (no base URL, no key). */
   readonly remote: boolean;
 }
@@ -38,6 +38,9 @@ export const UPSTREAM_KINDS = {
   openai: { speaks: ['openai-chat', 'openai-completions', 'openai-embeddings'], auth: 'bearer', remote: true },
   anthropic: { speaks: ['anthropic-messages'], auth: 'x-api-key', remote: true },
   demo: { speaks: ['openai-chat', 'openai-embeddings'], auth: 'none', remote: false },
+  // Azure OpenAI: OpenAI's chat and embeddings wire at Azure's URLs; the key in `api-key`, or an
+  // Entra ID token instead (the provider's `auth: entra`, src/gateway/provider-auth.ts).
+  azure: { speaks: ['openai-chat', 'openai-embeddings'], auth: 'api-key', remote: true },
 } as const satisfies Record<string, UpstreamKind>;
 
 export type ProviderKind = keyof typeof UPSTREAM_KINDS;

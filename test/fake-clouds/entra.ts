@@ -10,10 +10,20 @@ export interface FakeEntra extends CloudFake {
   ledger: TokenLedger;
 }
 
+/** The `IDENTITY_HEADER` secret of the fake managed-identity endpoint. */
+export const MANAGED_IDENTITY_HEADER = 'fake-identity-header-0001';
+
+/** Where the fake serves App Service managed identity (what `IDENTITY_ENDPOINT` names). */
+export const MANAGED_IDENTITY_PATH = '/msi/token';
+
 /**
  * A fake Microsoft Entra ID: the tenant's OpenID configuration (which MSAL reads first) and
  * `POST /{tenant}/oauth2/v2.0/token` with the client-credentials grant of the test app
  * (client secret checked; scope must be `<resource>/.default`). Errors carry AADSTS codes.
+ * Also App Service managed identity (`GET /msi/token?api-version=2019-08-01&resource=…` with the
+ * `x-identity-header` secret), which @azure/identity's ManagedIdentityCredential calls when
+ * `IDENTITY_ENDPOINT` and `IDENTITY_HEADER` are set: plain http on loopback, so a gateway under
+ * test reaches this fake through its unmodified credential chain.
  */
 export async function startFakeEntra(): Promise<FakeEntra> {
   const ledger = new TokenLedger('eyJ0eXAiOiJKV1QiLCJmYWtlIjoiZW50cmEifQ.');
@@ -30,6 +40,10 @@ export async function startFakeEntra(): Promise<FakeEntra> {
         response_types_supported: ['code', 'id_token', 'code id_token', 'id_token token'],
         token_endpoint_auth_methods_supported: ['client_secret_post', 'private_key_jwt', 'client_secret_basic'],
       });
+      return;
+    }
+    if (request.method === 'GET' && request.path === MANAGED_IDENTITY_PATH) {
+      managedIdentityToken(request.query, request.headers['x-identity-header'], res, ledger);
       return;
     }
     if (request.method !== 'POST' || request.path !== `/${tenant}/oauth2/v2.0/token`) {
@@ -80,6 +94,35 @@ export async function startFakeEntra(): Promise<FakeEntra> {
     sendJson(res, 200, { token_type: 'Bearer', expires_in: expiresIn, ext_expires_in: expiresIn, access_token: token });
   });
   return { ...fake, ledger };
+}
+
+function managedIdentityToken(
+  query: URLSearchParams,
+  secret: string | string[] | undefined,
+  res: Parameters<typeof sendJson>[0],
+  ledger: TokenLedger,
+): void {
+  if (typeof secret !== 'string' || !sameSecret(secret, MANAGED_IDENTITY_HEADER)) {
+    sendJson(res, 401, { statusCode: 401, message: 'Unauthorized: the identity header is missing or wrong' });
+    return;
+  }
+  const resource = query.get('resource');
+  if (query.get('api-version') !== '2019-08-01' || resource === null) {
+    sendJson(res, 400, { statusCode: 400, message: 'api-version 2019-08-01 and resource are required' });
+    return;
+  }
+  if (ledger.shouldFail()) {
+    sendJson(res, 500, { statusCode: 500, message: 'A transient error has occurred.' });
+    return;
+  }
+  const { token, expiresIn } = ledger.issue(resource);
+  sendJson(res, 200, {
+    access_token: token,
+    expires_on: String(Math.floor(Date.now() / 1000) + expiresIn),
+    resource,
+    token_type: 'Bearer',
+    client_id: AZURE_TEST.clientId,
+  });
 }
 
 function sameSecret(given: string, expected: string): boolean {

@@ -3,7 +3,13 @@ export { startFakeAzure, type FakeAzure, type FakeAzureOptions } from './azure.j
 export { startFakeGemini, type FakeGemini } from './gemini.js';
 export { startFakeVertex, type FakeVertex, VERTEX_ANTHROPIC_VERSION } from './vertex.js';
 export { startFakeGoogleOAuth, type FakeGoogleOAuth, GOOGLE_CLOUD_AUDIENCE } from './google-oauth.js';
-export { startFakeEntra, type FakeEntra, COGNITIVE_AUDIENCE } from './entra.js';
+export {
+  startFakeEntra,
+  type FakeEntra,
+  COGNITIVE_AUDIENCE,
+  MANAGED_IDENTITY_HEADER,
+  MANAGED_IDENTITY_PATH,
+} from './entra.js';
 export { entraTestTransport } from './entra-transport.js';
 export {
   AWS_TEST,

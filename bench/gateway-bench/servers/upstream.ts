@@ -85,7 +85,8 @@ function answerAnthropic(res: ServerResponse, stream: boolean): void {
 }
 
 function answer(req: IncomingMessage, res: ServerResponse, raw: string): void {
-  const path = req.url ?? '';
+  // Azure's deployment URL ends in `?api-version=…`: the route is the path without the query.
+  const path = (req.url ?? '').split('?')[0] ?? '';
   if (req.method === 'POST' && path.endsWith('/messages')) {
     answerAnthropic(res, wanted(raw).stream);
     return;

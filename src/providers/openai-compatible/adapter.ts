@@ -10,10 +10,10 @@ import type {
 } from '../../canonical/index.js';
 import { estimatedUsage, parseOpenAiUsage } from '../../canonical/index.js';
 import { protocolError, type UpstreamHttpClient, type UpstreamResponse } from '../../upstream/index.js';
-import { int, isRecord, nowSeconds, str } from '../../canonical/json.js';
+import { int, isRecord, nowSeconds, str, type JsonRecord } from '../../canonical/json.js';
 import { primeStream, type ClosableIterator } from '../../wire/primed-stream.js';
 import type { CallContext, ProviderAdapter, ProviderEndpointConfig } from '../../wire/adapter.js';
-import { postTo } from '../wire-target.js';
+import { postTo, type WireTarget } from '../wire-target.js';
 import { chatBody, completionBody } from '../../wire/openai-chat/outbound/request.js';
 import { wireTarget } from './target.js';
 import {
@@ -26,6 +26,20 @@ import {
 import { relayOpenAiStream } from '../../wire/openai-chat/outbound/stream-relay.js';
 import { embeddingsBody, embeddingsResponse } from '../../wire/openai-embeddings/outbound.js';
 
+/** The operations of OpenAI's wire, as paths under an OpenAI-style base URL. */
+export type OpenAiPath = '/chat/completions' | '/completions' | '/embeddings';
+
+/**
+ * How a vendor that speaks OpenAI's wire at other URLs is reached (Azure OpenAI): the target of
+ * an operation for the call's upstream model, and the chat body cut to the fields it accepts.
+ */
+export interface OpenAiRouting {
+  target(endpoint: ProviderEndpointConfig, path: OpenAiPath, stream: boolean, model: string): WireTarget;
+  chatBody?(body: JsonRecord): JsonRecord;
+}
+
+const OPENAI_ROUTING: OpenAiRouting = { target: (endpoint, path, stream) => wireTarget(endpoint, path, stream) };
+
 /**
  * The one adapter for every OpenAI-style vendor (OpenAI, OpenRouter, Groq, Together, Ollama…).
  * Vendors differ only by config: base URL, key, extra headers.
@@ -33,17 +47,22 @@ import { embeddingsBody, embeddingsResponse } from '../../wire/openai-embeddings
 export class OpenAiCompatibleAdapter implements ProviderAdapter {
   readonly kind = 'openai' as const;
 
-  constructor(private readonly http: UpstreamHttpClient) {}
+  constructor(
+    private readonly http: UpstreamHttpClient,
+    private readonly routing: OpenAiRouting = OPENAI_ROUTING,
+  ) {}
 
   private async post(
     endpoint: ProviderEndpointConfig,
-    path: string,
-    body: unknown,
+    path: OpenAiPath,
+    body: JsonRecord,
     stream: boolean,
     ctx: CallContext,
   ): Promise<UpstreamResponse> {
-    const target = wireTarget(endpoint, path, stream);
-    return postTo(this.http, endpoint, target, JSON.stringify(body), ctx);
+    const target = this.routing.target(endpoint, path, stream, typeof body.model === 'string' ? body.model : '');
+    const sent =
+      path === '/chat/completions' && this.routing.chatBody !== undefined ? this.routing.chatBody(body) : body;
+    return postTo(this.http, endpoint, target, JSON.stringify(sent), ctx);
   }
 
   async chat(

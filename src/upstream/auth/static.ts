@@ -25,7 +25,8 @@ export const xApiKeyAuth = (key: string): UpstreamAuth => oneHeader('x-api-key',
 export const headerKeyAuth = (header: string, key: string): UpstreamAuth => oneHeader(header.toLowerCase(), key);
 
 /** The static credential of a scheme the wire registry names; no key means no credential. */
-export function staticAuth(scheme: 'bearer' | 'x-api-key' | 'none', key: string | null): UpstreamAuth {
+export function staticAuth(scheme: 'bearer' | 'x-api-key' | 'api-key' | 'none', key: string | null): UpstreamAuth {
   if (key === null || scheme === 'none') return NO_AUTH;
+  if (scheme === 'api-key') return headerKeyAuth('api-key', key);
   return scheme === 'bearer' ? bearerAuth(key) : xApiKeyAuth(key);
 }

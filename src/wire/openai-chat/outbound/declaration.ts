@@ -115,3 +115,14 @@ export const OPENAI_EFFORTS: Readonly<Record<string, string>> = {
   xhigh: 'xhigh',
   max: 'xhigh',
 };
+
+/**
+ * Fields of OpenAI's chat API that Azure OpenAI's chat completions do not define (Azure answers
+ * an unrecognised argument with a 400): cut from the body sent to a `kind: azure` provider.
+ * Built-in web search is not offered on Azure's chat completions, and prompt-cache retention
+ * is not configurable there.
+ */
+export const AZURE_UNSUPPORTED_CHAT_FIELDS: readonly OpenAiChatField[] = [
+  'web_search_options',
+  'prompt_cache_retention',
+];
