@@ -5,6 +5,7 @@
  */
 import { UPSTREAM_KINDS } from '../wire/index.js';
 import { DEFAULT_SUPPORTED_PARAMETERS, ZDR_VENDORS } from './constants.js';
+import { bedrockSettings } from './provider-fields/bedrock.js';
 import type { CatalogConfig, ModelConfig, ProviderConfig } from './config-schema.js';
 import type {
   Catalog,
@@ -50,6 +51,9 @@ function buildProvider(config: ProviderConfig, env: Env): CatalogProvider {
     }
   }
   const secret = unavailableReason === null && UPSTREAM_KINDS[config.kind].remote ? apiKey : null;
+  const bedrock =
+    config.bedrock === undefined || config.bedrock === null ? null : bedrockSettings(config.bedrock, baseUrl, env);
+  if (bedrock !== null && unavailableReason === null) baseUrl = bedrock.baseUrl;
   return Object.freeze({
     id: config.id,
     name: config.name ?? config.id,
@@ -67,6 +71,7 @@ function buildProvider(config: ProviderConfig, env: Env): CatalogProvider {
     headquarters: config.headquarters,
     datacenters: config.datacenters === null ? null : Object.freeze([...config.datacenters]),
     getApiKey: () => secret,
+    ...(bedrock === null ? {} : { bedrock: bedrock.settings }),
   });
 }
 

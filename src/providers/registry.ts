@@ -1,5 +1,6 @@
 import { UpstreamHttpClient, type UpstreamHttpClientOptions } from '../upstream/index.js';
 import { AnthropicAdapter } from './anthropic/adapter.js';
+import { BedrockAdapter } from './bedrock/adapter.js';
 import { DemoAdapter, type DemoAdapterOptions } from './demo/adapter.js';
 import { OpenAiCompatibleAdapter } from './openai-compatible/adapter.js';
 import type { ProviderAdapter, ProviderKind } from '../wire/adapter.js';
@@ -26,6 +27,7 @@ export function createProviderRegistry(options: ProviderRegistryOptions = {}): P
     openai: new OpenAiCompatibleAdapter(http),
     anthropic: new AnthropicAdapter(http),
     demo: new DemoAdapter(options.demo),
+    bedrock: new BedrockAdapter(http),
   };
   return {
     get(kind: ProviderKind): ProviderAdapter {
