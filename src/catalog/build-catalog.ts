@@ -50,10 +50,13 @@ function buildProvider(config: ProviderConfig, env: Env): CatalogProvider {
       if (apiKey === null) unavailableReason = `environment variable ${config.apiKeyEnv} is not set`;
     }
   }
-  const secret = unavailableReason === null && UPSTREAM_KINDS[config.kind].remote ? apiKey : null;
   const bedrock =
     config.bedrock === undefined || config.bedrock === null ? null : bedrockSettings(config.bedrock, baseUrl, env);
-  if (bedrock !== null && unavailableReason === null) baseUrl = bedrock.baseUrl;
+  if (bedrock !== null && unavailableReason === null) {
+    baseUrl = bedrock.baseUrl;
+    unavailableReason = bedrock.unavailableReason;
+  }
+  const secret = unavailableReason === null && UPSTREAM_KINDS[config.kind].remote ? apiKey : null;
   return Object.freeze({
     id: config.id,
     name: config.name ?? config.id,

@@ -52,6 +52,19 @@ describe('kind: bedrock in the catalog', () => {
     assert.match(unset?.unavailableReason ?? '', /BEDROCK_KEY/);
   });
 
+  it('region_env: the region from the environment; unset or not a region, the provider is unavailable', () => {
+    const text = '  - id: bedrock\n    kind: bedrock\n    region_env: AWS_REGION\n';
+    assert.equal(
+      parse(text, { AWS_REGION: 'eu-central-1' }).findProvider('bedrock')?.baseUrl,
+      'https://bedrock-runtime.eu-central-1.amazonaws.com',
+    );
+    assert.match(parse(text).findProvider('bedrock')?.unavailableReason ?? '', /AWS_REGION is not set/);
+    assert.match(
+      parse(text, { AWS_REGION: 'moon' }).findProvider('bedrock')?.unavailableReason ?? '',
+      /AWS_REGION is not an AWS region/,
+    );
+  });
+
   it('errors name the file and line: no region nor base_url, a bad region, bedrock keys on another kind', () => {
     assert.deepEqual(issuesOf('  - id: bedrock\n    kind: bedrock\n'), [
       'config.yaml:2: providers[0]: provider of kind "bedrock" needs region (or base_url)',
