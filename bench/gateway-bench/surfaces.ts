@@ -1,4 +1,5 @@
 import { BENCH_ANTHROPIC_MODEL, messagesRequestBody, requestBody, responsesRequestBody } from './payloads.js';
+import { bedrockRequestBody } from './bedrock-payloads.js';
 
 /**
  * The API surfaces a cell can call. Every one reaches the same fake upstream:
@@ -7,9 +8,11 @@ import { BENCH_ANTHROPIC_MODEL, messagesRequestBody, requestBody, responsesReque
  *   the gateway translates the request to a chat and the answer back;
  * - `native`: `POST /messages` for a model whose provider speaks Anthropic's format (the same
  *   upstream's `/messages`), passed through natively;
- * - `responses`: `POST /responses` (OpenAI's Responses API), decoded to a chat.
+ * - `responses`: `POST /responses` (OpenAI's Responses API), decoded to a chat;
+ * - `bedrock`: `POST /chat/completions` for a model whose provider is `kind: bedrock` (the same
+ *   upstream answering Converse / ConverseStream), every call signed with SigV4.
  */
-export type Surface = 'chat' | 'messages' | 'native' | 'responses';
+export type Surface = 'chat' | 'messages' | 'native' | 'responses' | 'bedrock';
 
 export interface Cell {
   surface: Surface;
@@ -17,7 +20,7 @@ export interface Cell {
   connections: number;
 }
 
-const CELL = /^(?:(messages|native|responses)-)?(json|stream)(\d+)$/;
+const CELL = /^(?:(messages|native|responses|bedrock)-)?(json|stream)(\d+)$/;
 
 /** `json10`, `stream64` (chat), `messages-json10`, `native-stream10`, `responses-json10`, …; others are ignored. */
 export function parseCells(list: string): Cell[] {
@@ -31,7 +34,7 @@ export function parseCells(list: string): Cell[] {
   return cells;
 }
 
-export const SURFACES: readonly Surface[] = ['chat', 'messages', 'native', 'responses'];
+export const SURFACES: readonly Surface[] = ['chat', 'messages', 'native', 'responses', 'bedrock'];
 
 /** `chat,messages,…`: the known surface names of a list, each once, in the list's order. */
 export function parseSurfaces(list: string): Surface[] {
@@ -49,6 +52,8 @@ export function surfaceLabel(surface: Surface): string {
       return 'messages (native)';
     case 'responses':
       return 'responses';
+    case 'bedrock':
+      return 'chat (Bedrock Converse)';
   }
 }
 
@@ -63,6 +68,8 @@ export function surfaceBody(surface: Surface, stream: boolean): string {
       return messagesRequestBody(stream, BENCH_ANTHROPIC_MODEL);
     case 'responses':
       return responsesRequestBody(stream);
+    case 'bedrock':
+      return bedrockRequestBody(stream);
   }
 }
 
@@ -70,6 +77,7 @@ export function surfaceBody(surface: Surface, stream: boolean): string {
 export function streamEndMarker(surface: Surface): string {
   switch (surface) {
     case 'chat':
+    case 'bedrock':
       return '[DONE]';
     case 'messages':
     case 'native':
