@@ -26,7 +26,7 @@ for (const dialect of dialects()) {
     let gw: BedrockGateway;
     let openai: OpenAI;
     const last = () => gw.fake.requests.at(-1);
-    const sentBody = () => (last()?.body ?? {}) as Json;
+    const sentBody = () => last()?.body ?? {};
 
     before(async () => {
       gw = await startBedrockGateway(dialect);
