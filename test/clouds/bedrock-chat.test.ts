@@ -244,6 +244,28 @@ for (const dialect of dialects()) {
         assert.ok(!text.includes(secret));
     });
 
+    it('credentials that cannot be resolved: a 502 naming the problem, or the next endpoint serves', async () => {
+      const pinned = await call<{ error: { message: string } }>(gw.server, 'POST', '/chat/completions', {
+        token: gw.apiKey,
+        body: {
+          model: 'amazon/nova-lite',
+          provider: { only: ['bedrock-noprofile'] },
+          messages: [{ role: 'user', content: 'Hi' }],
+        },
+      });
+      assert.equal(pinned.status, 502);
+      assert.match(
+        pinned.body.error.message,
+        /credentials unavailable for provider bedrock-noprofile: AWS credentials/,
+      );
+      assert.equal(gw.fake.requests.length, 0, 'nothing unsigned reached Bedrock');
+      const served = await openai.chat.completions.create({
+        model: 'amazon/nova-lite',
+        messages: [{ role: 'user', content: 'Hi' }],
+      });
+      assert.equal((served as unknown as { provider: string }).provider, 'Bedrock (API key)');
+    });
+
     it('a mid-stream exception ends the stream with an error', async () => {
       gw.fake.queue({ fail: 'server', failMidStream: true });
       const res = await fetch(`${gw.server.api}/chat/completions`, {

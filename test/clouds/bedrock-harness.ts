@@ -2,7 +2,8 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { AWS_TEST, startFakeBedrock, type FakeBedrock } from '../fake-clouds/index.js';
-import { startTestServer, type TestDialect, type TestServer } from '../support/server.js';
+import { startGateway } from '../support/gateway.js';
+import type { TestDialect, TestServer } from '../support/server.js';
 
 /** A Claude model on Bedrock by its cross-region inference profile, as teams configure it. */
 export const CLAUDE_ID = 'us.anthropic.claude-sonnet-4-5-20250929-v1:0';
@@ -48,6 +49,8 @@ export function bedrockCatalog(fakeUrl: string): Record<string, unknown> {
         api_key_env: API_KEY_ENV,
         timeouts: fast,
       },
+      // A profile the shared files do not have: its credentials can never be resolved.
+      { id: 'bedrock-noprofile', kind: 'bedrock', region: AWS_TEST.region, profile: 'missing', base_url: fakeUrl },
       {
         id: 'bedrock-profile',
         kind: 'bedrock',
@@ -70,6 +73,14 @@ export function bedrockCatalog(fakeUrl: string): Record<string, unknown> {
         slug: 'amazon/nova-pro',
         context_length: 300000,
         endpoints: [{ provider: 'bedrock-profile', upstream_model: NOVA_ID, pricing: BEDROCK_PRICES.nova }],
+      },
+      {
+        slug: 'amazon/nova-lite',
+        context_length: 300000,
+        endpoints: [
+          { provider: 'bedrock-noprofile', upstream_model: 'amazon.nova-lite-v1:0', pricing: BEDROCK_PRICES.nova },
+          { provider: 'bedrock-key', upstream_model: 'amazon.nova-lite-v1:0', pricing: BEDROCK_PRICES.apiKey },
+        ],
       },
       {
         slug: 'amazon/titan-embed-text-v2',
@@ -118,21 +129,14 @@ export async function startBedrockGateway(dialect: TestDialect): Promise<Bedrock
     AWS_EC2_METADATA_DISABLED: 'true',
     [API_KEY_ENV]: AWS_TEST.bedrockApiKey,
   });
-  const configPath = join(dir, 'catalog.json');
-  writeFileSync(configPath, JSON.stringify(bedrockCatalog(fake.url)));
-  const server = await startTestServer({ dialect, env: { SWITCHYARD_CONFIG: configPath } });
-  const res = await fetch(`${server.api}/keys`, {
-    method: 'POST',
-    headers: { authorization: `Bearer ${server.managementToken}`, 'content-type': 'application/json' },
-    body: JSON.stringify({ name: 'bedrock-test' }),
-  });
-  const created = (await res.json()) as { key: string };
+  // The gateway harness's own fake upstream stays unused: every endpoint of this catalog is Bedrock.
+  const gw = await startGateway({ dialect, catalog: () => bedrockCatalog(fake.url) });
   return {
-    server,
+    server: gw.server,
     fake,
-    apiKey: created.key,
+    apiKey: gw.apiKey,
     close: async () => {
-      await server.close();
+      await gw.close();
       await fake.close();
       rmSync(dir, { recursive: true, force: true });
     },

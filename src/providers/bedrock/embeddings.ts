@@ -4,7 +4,6 @@ import {
   type CanonicalEmbeddingsRequest,
   type CanonicalEmbeddingsResponse,
 } from '../../canonical/index.js';
-import type { JsonRecord } from '../../canonical/json.js';
 import { protocolError, type UpstreamResponse } from '../../upstream/index.js';
 import type { CallContext, ProviderEndpointConfig } from '../../wire/adapter.js';
 import {
@@ -16,17 +15,10 @@ import {
   titanBody,
   titanVector,
 } from '../../wire/bedrock-invoke/embeddings.js';
-import type { BedrockOperation } from './target.js';
+import type { BedrockAdapter } from './adapter.js';
 
-interface Poster {
-  post(
-    endpoint: ProviderEndpointConfig,
-    modelId: string,
-    operation: BedrockOperation,
-    body: JsonRecord,
-    ctx: CallContext,
-  ): Promise<UpstreamResponse>;
-}
+/** What embeddings need of the adapter: its POST to an operation of a model. */
+type Poster = Pick<BedrockAdapter, 'post'>;
 
 /** Titan embeds one text per call: a few calls run at once, the rest wait their turn. */
 const TITAN_PARALLEL = 4;

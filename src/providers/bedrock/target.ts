@@ -1,7 +1,7 @@
 import { failFromResponse, type UpstreamHttpClient, type UpstreamResponse } from '../../upstream/index.js';
 import type { CallContext, ProviderEndpointConfig } from '../../wire/adapter.js';
 import { bedrockErrorReader, bedrockErrorStatus, bedrockErrorType } from '../../wire/bedrock-converse/error-body.js';
-import { cachedWireTarget, type WireTarget } from '../wire-target.js';
+import { cachedWireTarget, upstreamCall, type WireTarget } from '../wire-target.js';
 
 export type BedrockOperation = 'converse' | 'converse-stream' | 'invoke' | 'invoke-with-response-stream';
 
@@ -42,17 +42,7 @@ export async function postToBedrock(
   body: string,
   ctx: CallContext,
 ): Promise<UpstreamResponse> {
-  const call = {
-    url: target.url,
-    headers: target.headers,
-    auth: endpoint.auth,
-    traceHeaders: ctx.traceHeaders,
-    body,
-    providerId: endpoint.providerId,
-    apiKey: endpoint.apiKey,
-    timeouts: endpoint.timeouts,
-    signal: ctx.signal,
-  };
+  const call = upstreamCall(endpoint, target, body, ctx);
   const res = await http.send(call);
   if (res.status >= 200 && res.status <= 299) return res;
   const type = bedrockErrorType(res.headers['x-amzn-errortype']);

@@ -6,11 +6,12 @@ import type {
   ToolCall,
 } from '../../canonical/index.js';
 import { int, isRecord, nowSeconds, str } from '../../canonical/json.js';
+import { canonicalUsage, REASONING_FORMAT } from '../anthropic-messages/outbound/response.js';
 
 /** Bedrock Converse answer → canonical. */
 
 /** Claude's reasoning on Bedrock is Claude's own (its signature round-trips to any Claude upstream). */
-export const REASONING_FORMAT = 'anthropic-claude-v1';
+export { REASONING_FORMAT };
 
 const STOP_REASONS: Record<string, string> = {
   end_turn: 'stop',
@@ -28,21 +29,17 @@ export function converseFinish(stopReason: unknown): string | null {
 }
 
 /**
- * Converse usage → canonical. Bedrock counts cache reads and writes apart from `inputTokens`;
- * canonical `prompt_tokens` includes them, with the cached share in the details.
+ * Converse usage → canonical. Bedrock counts cache reads and writes apart from `inputTokens`, as
+ * Anthropic does; canonical `prompt_tokens` includes them, with the cached share in the details.
  */
 export function converseUsage(value: unknown): CanonicalUsage | null {
   if (!isRecord(value)) return null;
-  const input = int(value.inputTokens) ?? 0;
-  const output = int(value.outputTokens) ?? 0;
-  const cacheRead = int(value.cacheReadInputTokens) ?? 0;
-  const cacheWrite = int(value.cacheWriteInputTokens) ?? 0;
-  const prompt = input + cacheRead + cacheWrite;
-  const usage: CanonicalUsage = { prompt_tokens: prompt, completion_tokens: output, total_tokens: prompt + output };
-  if (cacheRead > 0 || cacheWrite > 0) {
-    usage.prompt_tokens_details = { cached_tokens: cacheRead, cache_write_tokens: cacheWrite };
-  }
-  return usage;
+  return canonicalUsage({
+    input: int(value.inputTokens) ?? 0,
+    output: int(value.outputTokens) ?? 0,
+    cacheRead: int(value.cacheReadInputTokens) ?? 0,
+    cacheWrite: int(value.cacheWriteInputTokens) ?? 0,
+  });
 }
 
 /** One `reasoningContent` block (answer) → its reasoning detail, or null. */
