@@ -49,12 +49,18 @@ for (const dialect of dialects()) {
           system: [{ type: 'text', text: 'Long cached system prompt.', cache_control: { type: 'ephemeral' } }],
           messages: [{ role: 'user', content: 'Hi' }],
         },
-        { headers: { 'anthropic-beta': 'context-1m-2025-08-07, interleaved-thinking-2025-05-14' } },
+        {
+          headers: { 'anthropic-beta': 'claude-code-20250219,context-1m-2025-08-07, interleaved-thinking-2025-05-14' },
+        },
       );
       assert.equal(last()?.path, `/model/${CLAUDE_ID}/invoke`);
       const body = sentBody();
       assert.equal(body.anthropic_version, 'bedrock-2023-05-31');
-      assert.deepEqual(body.anthropic_beta, ['context-1m-2025-08-07', 'interleaved-thinking-2025-05-14']);
+      assert.deepEqual(
+        body.anthropic_beta,
+        ['context-1m-2025-08-07', 'interleaved-thinking-2025-05-14'],
+        "Bedrock's flags kept, Claude Code's own (which Bedrock refuses) left out",
+      );
       assert.equal(body.model, undefined, 'the model is in the path');
       assert.deepEqual((body.system as Json[])[0]?.cache_control, { type: 'ephemeral' });
       assert.deepEqual(body.thinking, { type: 'enabled', budget_tokens: 1024 });

@@ -7,7 +7,8 @@ import { bedrockStreamError } from '../bedrock-converse/error-body.js';
 /**
  * Claude on Bedrock through InvokeModel / InvokeModelWithResponseStream: the body is a Messages
  * body without `model` (the model is in the path) and `stream` (the operation says it), with
- * Bedrock's `anthropic_version` and the client's `anthropic-beta` values as `anthropic_beta`.
+ * Bedrock's `anthropic_version` and the client's `anthropic-beta` values that Bedrock knows as
+ * `anthropic_beta`.
  * The answer is Anthropic's own JSON; the stream is Anthropic's events, each base64'd inside the
  * `bytes` of an event-stream `chunk` message.
  */
@@ -16,6 +17,25 @@ export const BEDROCK_ANTHROPIC_VERSION = 'bedrock-2023-05-31';
 
 /** Bedrock's per-call metrics ride on the last event; the client gets Anthropic's event as is. */
 const BEDROCK_METRICS = 'amazon-bedrock-invocationMetrics';
+
+/**
+ * The beta flags Bedrock takes for Claude. Bedrock refuses a whole call for one flag it does not
+ * know (`invalid beta flag`), and clients written for Anthropic's API send several (Claude Code's
+ * own `claude-code-…`, `fine-grained-tool-streaming-…`, `oauth-…`): those are left out.
+ */
+export const BEDROCK_BETAS: ReadonlySet<string> = new Set([
+  'computer-use-2024-10-22',
+  'computer-use-2025-01-24',
+  'token-efficient-tools-2025-02-19',
+  'interleaved-thinking-2025-05-14',
+  'output-128k-2025-02-19',
+  'dev-full-thinking-2025-05-14',
+  'context-1m-2025-08-07',
+  'context-management-2025-06-27',
+  'effort-2025-11-24',
+  'tool-search-tool-2025-10-19',
+  'tool-examples-2025-10-29',
+]);
 
 export function invokeAnthropicBody(
   body: JsonRecord,
@@ -26,7 +46,7 @@ export function invokeAnthropicBody(
   out.anthropic_version = BEDROCK_ANTHROPIC_VERSION;
   const own = Array.isArray(body.anthropic_beta) ? body.anthropic_beta.filter((v) => typeof v === 'string') : [];
   const header = (forwarded?.['anthropic-beta'] ?? '').split(',').map((v) => v.trim());
-  const betas = [...new Set([...own, ...header].filter((v) => v !== ''))];
+  const betas = [...new Set([...own, ...header].filter((v) => BEDROCK_BETAS.has(v)))];
   if (betas.length > 0) out.anthropic_beta = betas;
   else delete out.anthropic_beta;
   return out;
