@@ -301,18 +301,5 @@ for (const dialect of dialects()) {
       assert.ok(!sent.includes(EMAIL));
       assert.match(sent, /Write to \[EMAIL\] please/);
     });
-
-    it('legacy completions and /responses go through Converse too', async () => {
-      const completion = await openai.completions.create({ model: 'amazon/nova-pro', prompt: 'Say hi' });
-      assert.equal(completion.choices[0]?.text, 'Hello from the fake cloud.');
-      assert.equal(last()?.path, `/model/${NOVA_ID}/converse`);
-      const response = await openai.responses.create({
-        model: 'amazon/nova-pro',
-        instructions: 'Be brief.',
-        input: 'Say hi',
-      });
-      assert.equal(response.output_text, 'Hello from the fake cloud.');
-      assert.deepEqual(sentBody().system, [{ text: 'Be brief.' }]);
-    });
   });
 }

@@ -154,6 +154,19 @@ for (const dialect of dialects()) {
       assert.match(JSON.stringify(invalid.body), /dimensions/);
     });
 
+    it('legacy completions and /responses go through Converse too', async () => {
+      const completion = await openai.completions.create({ model: 'amazon/nova-pro', prompt: 'Say hi' });
+      assert.equal(completion.choices[0]?.text, 'Hello from the fake cloud.');
+      assert.equal(last()?.path, `/model/${NOVA_ID}/converse`);
+      const response = await openai.responses.create({
+        model: 'amazon/nova-pro',
+        instructions: 'Be brief.',
+        input: 'Say hi',
+      });
+      assert.equal(response.output_text, 'Hello from the fake cloud.');
+      assert.deepEqual(sentBody().system, [{ text: 'Be brief.' }]);
+    });
+
     it('the AI SDK: text through Converse and embeddings through InvokeModel', async () => {
       const provider = createOpenAI({ apiKey: gw.apiKey, baseURL: gw.server.api });
       const { text } = await generateText({ model: provider.chat('amazon/nova-pro'), prompt: 'Hi' });

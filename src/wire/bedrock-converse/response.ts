@@ -1,12 +1,6 @@
-import type {
-  CanonicalAssistantMessage,
-  CanonicalChatResponse,
-  CanonicalUsage,
-  ReasoningDetail,
-  ToolCall,
-} from '../../canonical/index.js';
+import type { CanonicalChatResponse, CanonicalUsage, ReasoningDetail, ToolCall } from '../../canonical/index.js';
 import { int, isRecord, nowSeconds, str } from '../../canonical/json.js';
-import { canonicalUsage, REASONING_FORMAT } from '../anthropic-messages/outbound/response.js';
+import { assistantMessage, canonicalUsage, REASONING_FORMAT } from '../anthropic-messages/outbound/response.js';
 
 /** Bedrock Converse answer → canonical. */
 
@@ -85,14 +79,7 @@ export function converseResponse(body: unknown, fallback: { model: string; id: s
       });
     }
   });
-  const message: CanonicalAssistantMessage = {
-    role: 'assistant',
-    content: text === '' && calls.length > 0 ? null : text,
-    refusal: null,
-  };
-  if (reasoning !== '') message.reasoning = reasoning;
-  if (details.length > 0) message.reasoning_details = details;
-  if (calls.length > 0) message.tool_calls = calls;
+  const message = assistantMessage({ text, reasoning, details, calls });
   const native = str(body.stopReason) ?? null;
   return {
     id: fallback.id,
