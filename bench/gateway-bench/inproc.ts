@@ -26,6 +26,7 @@ import { spawnChild } from './child.js';
 import { median } from './stats.js';
 import { parseSurfaces, surfaceBody, surfaceLabel, type Surface } from './surfaces.js';
 import { catalog, configurePolicy, plainKey } from './switchyard-target.js';
+import { BENCH_AWS_ENV } from './bedrock-payloads.js';
 
 const { values } = parseArgs({
   options: {
@@ -71,6 +72,8 @@ const upstream = await spawnChild({
 });
 const origin = `http://127.0.0.1:${upstream.port}`;
 writeFileSync(join(dir, 'catalog.json'), JSON.stringify(catalog(origin)));
+// The Bedrock provider signs with the AWS default chain, which reads this process's environment.
+for (const [name, value] of Object.entries(BENCH_AWS_ENV)) process.env[name] ??= value;
 const managementToken = generateToken();
 const server = await startServer({
   config: loadServerConfig({
@@ -119,6 +122,7 @@ try {
       native: '/messages',
       responses: '/responses',
       azure: '/chat/completions',
+      bedrock: '/chat/completions',
     }[surface];
     return { path: `/api/v1${path}`, payload: surfaceBody(surface, stream) };
   };

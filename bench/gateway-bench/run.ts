@@ -8,7 +8,8 @@
  *   … --node-args "--max-semi-space-size=8"   extra node flags for the Switchyard process
  *   … --cells json10,stream10,messages-json10,native-stream10,responses-json10   cells: chat by
  *       default; `messages-` (Anthropic Messages translated to the OpenAI-format upstream),
- *       `native-` (Messages passed through to the Anthropic-format upstream), `responses-`
+ *       `native-` (Messages passed through to the Anthropic-format upstream), `responses-`,
+ *       `bedrock-` (chat to a kind: bedrock provider: SigV4, Converse and its event stream)
  * See docs/performance.md for how to read the table.
  */
 import { execFileSync } from 'node:child_process';

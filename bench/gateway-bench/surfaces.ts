@@ -5,6 +5,7 @@ import {
   requestBody,
   responsesRequestBody,
 } from './payloads.js';
+import { bedrockRequestBody } from './bedrock-payloads.js';
 
 /**
  * The API surfaces a cell can call. Every one reaches the same fake upstream:
@@ -16,8 +17,10 @@ import {
  * - `responses`: `POST /responses` (OpenAI's Responses API), decoded to a chat;
  * - `azure`: `POST /chat/completions` for a model whose provider is `kind: azure` (the same
  *   upstream at Azure's `/openai/deployments/{d}/chat/completions?api-version=` URL, `api-key`).
+ * - `bedrock`: `POST /chat/completions` for a model whose provider is `kind: bedrock` (the same
+ *   upstream answering Converse / ConverseStream), every call signed with SigV4.
  */
-export type Surface = 'chat' | 'messages' | 'native' | 'responses' | 'azure';
+export type Surface = 'chat' | 'messages' | 'native' | 'responses' | 'azure' | 'bedrock';
 
 export interface Cell {
   surface: Surface;
@@ -25,7 +28,7 @@ export interface Cell {
   connections: number;
 }
 
-const CELL = /^(?:(messages|native|responses|azure)-)?(json|stream)(\d+)$/;
+const CELL = /^(?:(messages|native|responses|azure|bedrock)-)?(json|stream)(\d+)$/;
 
 /** `json10`, `stream64` (chat), `messages-json10`, `native-stream10`, `responses-json10`, …; others are ignored. */
 export function parseCells(list: string): Cell[] {
@@ -39,7 +42,7 @@ export function parseCells(list: string): Cell[] {
   return cells;
 }
 
-export const SURFACES: readonly Surface[] = ['chat', 'messages', 'native', 'responses', 'azure'];
+export const SURFACES: readonly Surface[] = ['chat', 'messages', 'native', 'responses', 'azure', 'bedrock'];
 
 /** `chat,messages,…`: the known surface names of a list, each once, in the list's order. */
 export function parseSurfaces(list: string): Surface[] {
@@ -59,6 +62,8 @@ export function surfaceLabel(surface: Surface): string {
       return 'responses';
     case 'azure':
       return 'chat (azure)';
+    case 'bedrock':
+      return 'chat (Bedrock Converse)';
   }
 }
 
@@ -75,6 +80,8 @@ export function surfaceBody(surface: Surface, stream: boolean): string {
       return responsesRequestBody(stream);
     case 'azure':
       return requestBody(stream, { model: BENCH_AZURE_MODEL });
+    case 'bedrock':
+      return bedrockRequestBody(stream);
   }
 }
 
@@ -83,6 +90,7 @@ export function streamEndMarker(surface: Surface): string {
   switch (surface) {
     case 'chat':
     case 'azure':
+    case 'bedrock':
       return '[DONE]';
     case 'messages':
     case 'native':

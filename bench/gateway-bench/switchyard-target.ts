@@ -13,6 +13,12 @@ import {
   BENCH_PROVIDER,
   UPSTREAM_MODEL,
 } from './payloads.js';
+import {
+  BENCH_AWS_ENV,
+  BENCH_BEDROCK_MODEL,
+  BENCH_BEDROCK_PROVIDER,
+  BEDROCK_UPSTREAM_MODEL,
+} from './bedrock-payloads.js';
 
 /** Every builtin filter: PII redacted, prompt injection flagged. */
 const BUILTINS = ['email', 'phone', 'ssn', 'credit-card', 'ip-address', 'person-name', 'address'].map((slug) => ({
@@ -36,8 +42,8 @@ const CUSTOM_PATTERNS = [
 
 export const GUARDRAIL = {
   name: 'bench policy',
-  allowed_models: [BENCH_MODEL, BENCH_ANTHROPIC_MODEL, BENCH_AZURE_MODEL],
-  allowed_providers: [BENCH_PROVIDER, BENCH_ANTHROPIC_PROVIDER, BENCH_AZURE_PROVIDER],
+  allowed_models: [BENCH_MODEL, BENCH_ANTHROPIC_MODEL, BENCH_AZURE_MODEL, BENCH_BEDROCK_MODEL],
+  allowed_providers: [BENCH_PROVIDER, BENCH_ANTHROPIC_PROVIDER, BENCH_AZURE_PROVIDER, BENCH_BEDROCK_PROVIDER],
   limit_usd: 1_000_000,
   reset_interval: 'monthly',
   content_filter_builtins: [
@@ -82,6 +88,15 @@ export function catalog(upstreamOrigin: string): Record<string, unknown> {
         api_key: 'bench-azure-upstream-key-000000001',
         timeouts,
       },
+      {
+        // The same fake upstream speaking Bedrock's Converse: every call signed with SigV4.
+        id: BENCH_BEDROCK_PROVIDER,
+        name: 'Bench upstream (Bedrock Converse)',
+        kind: 'bedrock',
+        region: 'us-east-1',
+        base_url: upstreamOrigin,
+        timeouts,
+      },
     ],
     models: [
       {
@@ -113,6 +128,17 @@ export function catalog(upstreamOrigin: string): Record<string, unknown> {
           {
             provider: BENCH_ANTHROPIC_PROVIDER,
             upstream_model: ANTHROPIC_UPSTREAM_MODEL,
+            pricing: { prompt: 0.0000005, completion: 0.0000015 },
+          },
+        ],
+      },
+      {
+        slug: BENCH_BEDROCK_MODEL,
+        context_length: 300_000,
+        endpoints: [
+          {
+            provider: BENCH_BEDROCK_PROVIDER,
+            upstream_model: BEDROCK_UPSTREAM_MODEL,
             pricing: { prompt: 0.0000005, completion: 0.0000015 },
           },
         ],
@@ -192,6 +218,7 @@ export async function startSwitchyard(options: {
     logFile: join(options.dir, 'switchyard.log'),
     env: {
       ...process.env,
+      ...BENCH_AWS_ENV,
       SWITCHYARD_DATABASE_URL: `sqlite:${join(options.dir, 'switchyard.db')}`,
       SWITCHYARD_MANAGEMENT_KEY: managementToken,
       SWITCHYARD_CONFIG: configPath,

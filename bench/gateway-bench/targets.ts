@@ -64,6 +64,7 @@ function proxyCalls(chat: Endpoint, messagesUrl: string): Target['surfaces'] {
     messages: asChat,
     responses: asChat,
     azure: asChat,
+    bedrock: asChat,
     native: { endpoint: { url: messagesUrl, headers: UPSTREAM_ANTHROPIC_AUTH }, sends: 'native' },
   };
 }
@@ -142,6 +143,7 @@ export async function startFleet(options: FleetOptions): Promise<Fleet> {
             native: { endpoint: messages, sends: 'native' },
             responses: { endpoint: { url: `${api}/responses`, headers: bearer }, sends: 'responses' },
             azure: { endpoint: { url: `${api}/chat/completions`, headers: bearer }, sends: 'azure' },
+            bedrock: { endpoint: { url: `${api}/chat/completions`, headers: bearer }, sends: 'bedrock' },
           },
           pid: sy.child.pid,
         });

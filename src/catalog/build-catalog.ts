@@ -5,6 +5,7 @@
  */
 import { UPSTREAM_KINDS } from '../wire/index.js';
 import { DEFAULT_SUPPORTED_PARAMETERS, ZDR_VENDORS } from './constants.js';
+import { bedrockSettings } from './provider-fields/bedrock.js';
 import type { CatalogConfig, ModelConfig, ProviderConfig } from './config-schema.js';
 import type {
   Catalog,
@@ -49,6 +50,12 @@ function buildProvider(config: ProviderConfig, env: Env): CatalogProvider {
       if (apiKey === null) unavailableReason = `environment variable ${config.apiKeyEnv} is not set`;
     }
   }
+  const bedrock =
+    config.bedrock === undefined || config.bedrock === null ? null : bedrockSettings(config.bedrock, baseUrl, env);
+  if (bedrock !== null && unavailableReason === null) {
+    baseUrl = bedrock.baseUrl;
+    unavailableReason = bedrock.unavailableReason;
+  }
   const secret = unavailableReason === null && UPSTREAM_KINDS[config.kind].remote ? apiKey : null;
   return Object.freeze({
     id: config.id,
@@ -68,6 +75,7 @@ function buildProvider(config: ProviderConfig, env: Env): CatalogProvider {
     datacenters: config.datacenters === null ? null : Object.freeze([...config.datacenters]),
     azure: config.azure,
     getApiKey: () => secret,
+    ...(bedrock === null ? {} : { bedrock: bedrock.settings }),
   });
 }
 

@@ -14,9 +14,15 @@ import {
   SLUG_PATTERN,
   ZDR_VENDORS,
 } from './constants.js';
-import { PROVIDER_KINDS, UPSTREAM_KINDS, speaks } from '../wire/index.js';
+import { PROVIDER_KINDS, UPSTREAM_KINDS, servesEmbeddings } from '../wire/index.js';
 import { type ConfigIssue, type ConfigPath, type ObjectReader, readObject } from './config-reader.js';
 import { AZURE_PROVIDER_KEYS, readAzureFields, type AzureSettings } from './provider-fields/azure.js';
+import {
+  BEDROCK_KEYS,
+  readBedrockFields,
+  regionImpliesBaseUrl,
+  type BedrockFields,
+} from './provider-fields/bedrock.js';
 import type {
   DataCollection,
   EndpointPricing,
@@ -48,6 +54,8 @@ export interface ProviderConfig {
   readonly datacenters: string[] | null;
   /** `kind: azure` only: API version and auth mode (provider-fields/azure.ts). */
   readonly azure: AzureSettings | null;
+  /** `kind: bedrock` only (src/catalog/provider-fields/bedrock.ts). */
+  readonly bedrock?: BedrockFields | null;
 }
 
 export interface EndpointConfig {
@@ -108,6 +116,7 @@ const PROVIDER_KEYS = [
   'headquarters',
   'datacenters',
   ...AZURE_PROVIDER_KEYS,
+  ...BEDROCK_KEYS,
 ];
 const TIMEOUT_KEYS = ['connect_ms', 'first_byte_ms', 'idle_ms'];
 const MODEL_KEYS = [
@@ -190,7 +199,14 @@ function readProviders(root: ObjectReader): ProviderConfig[] {
       p.fail('base_url_env', 'give either base_url or base_url_env, not both');
     if (p.present('api_key') && p.present('api_key_env'))
       p.fail('api_key_env', 'give either api_key or api_key_env, not both');
-    if (kind !== undefined && UPSTREAM_KINDS[kind].remote && !p.present('base_url') && !p.present('base_url_env')) {
+    const bedrock = readBedrockFields(p, kind);
+    if (
+      kind !== undefined &&
+      UPSTREAM_KINDS[kind].remote &&
+      !regionImpliesBaseUrl(kind) &&
+      !p.present('base_url') &&
+      !p.present('base_url_env')
+    ) {
       p.issues.push({ path: p.path, message: `provider of kind "${kind}" needs base_url or base_url_env` });
     }
     const t = p.object('timeouts', TIMEOUT_KEYS);
@@ -223,6 +239,7 @@ function readProviders(root: ObjectReader): ProviderConfig[] {
       headquarters: p.string('headquarters', { pattern: COUNTRY, patternHint: 'an ISO 3166 alpha-2 code' }) ?? null,
       datacenters: p.stringArray('datacenters', { pattern: COUNTRY, patternHint: 'an ISO 3166 alpha-2 code' }) ?? null,
       azure: readAzureFields(p, kind),
+      bedrock,
     };
     out.push(provider);
   }
@@ -362,7 +379,7 @@ function checkServes(root: ObjectReader, models: ModelConfig[], providers: Provi
     if (!m.serves.includes('embeddings')) return;
     for (const e of m.endpoints) {
       const kind = kinds.get(e.provider);
-      if (kind !== undefined && !speaks(kind, 'openai-embeddings'))
+      if (kind !== undefined && !servesEmbeddings(kind))
         root.issues.push({
           path: ['models', index, 'serves'],
           message: `provider "${e.provider}" (kind ${kind}) cannot serve embeddings`,

@@ -412,6 +412,7 @@ describe('loadCatalog', () => {
         OLLAMA_BASE_URL: 'http://127.0.0.1:11434/v1',
         AZURE_OPENAI_ENDPOINT: 'https://contoso.openai.azure.com',
         AZURE_OPENAI_API_KEY: 'k',
+        AWS_REGION: 'us-east-1',
       },
     });
     assert.ok(withKeys.catalog.providers.every((p) => p.available));

@@ -6,6 +6,7 @@
 
 import type { ProviderKind } from '../wire/index.js';
 import type { AzureSettings } from './provider-fields/azure.js';
+import type { BedrockSettings } from './provider-fields/bedrock.js';
 
 /** The kind of a provider (src/wire/index.ts): the dialects it speaks; one adapter per kind. */
 export type { ProviderKind } from '../wire/index.js';
@@ -64,6 +65,8 @@ export interface CatalogProvider {
    * needs none. A function so that serialising or logging the catalog never prints the secret.
    */
   getApiKey(): string | null;
+  /** `kind: bedrock` only: the region it signs for and the AWS profile, if one is named. */
+  readonly bedrock?: BedrockSettings;
 }
 
 /** Per-token prices in USD (numbers). Optional entries are absent when not configured. */

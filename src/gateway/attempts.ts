@@ -1,6 +1,6 @@
 import type { ProviderEndpointConfig } from '../providers/index.js';
+import { endpointAuth } from '../providers/endpoint-auth.js';
 import { isUpstreamError, type UpstreamError } from '../upstream/upstream-error.js';
-import { providerAuth } from './provider-auth.js';
 import type { EndpointHealth, RouteCandidate } from '../domain/routing/index.js';
 import type { CatalogProvider } from '../catalog/index.js';
 
@@ -46,7 +46,7 @@ function buildEndpointConfig(provider: CatalogProvider): ProviderEndpointConfig 
     providerId: provider.id,
     kind: provider.kind,
     baseUrl: provider.baseUrl ?? '',
-    auth: providerAuth(provider, apiKey),
+    auth: endpointAuth(provider, apiKey),
     apiKey,
     ...(provider.azure === null ? {} : { azure: provider.azure }),
     headers: Object.freeze({ ...provider.headers }),

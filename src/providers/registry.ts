@@ -1,6 +1,7 @@
 import { UpstreamHttpClient, type UpstreamHttpClientOptions } from '../upstream/index.js';
 import { AnthropicAdapter } from './anthropic/adapter.js';
 import { AzureOpenAiAdapter } from './azure/adapter.js';
+import { BedrockAdapter } from './bedrock/adapter.js';
 import { DemoAdapter, type DemoAdapterOptions } from './demo/adapter.js';
 import { OpenAiCompatibleAdapter } from './openai-compatible/adapter.js';
 import type { ProviderAdapter, ProviderKind } from '../wire/adapter.js';
@@ -28,6 +29,7 @@ export function createProviderRegistry(options: ProviderRegistryOptions = {}): P
     anthropic: new AnthropicAdapter(http),
     demo: new DemoAdapter(options.demo),
     azure: new AzureOpenAiAdapter(http),
+    bedrock: new BedrockAdapter(http),
   };
   return {
     get(kind: ProviderKind): ProviderAdapter {

@@ -1,5 +1,6 @@
 import {
   failFromResponse,
+  type UpstreamCall,
   type UpstreamHttpClient,
   type UpstreamResponse,
   type VendorError,
@@ -41,18 +42,14 @@ export function cachedWireTarget(endpoint: ProviderEndpointConfig, key: string, 
   return target;
 }
 
-/**
- * POSTs a JSON body to a target of the endpoint, with the call's trace context; resolves with a
- * 2xx response, rejects with the upstream's error (its body read and mapped) otherwise.
- */
-export async function postTo(
-  http: UpstreamHttpClient,
+/** The upstream call of a JSON body to a target of the endpoint, with the call's trace context. */
+export function upstreamCall(
   endpoint: ProviderEndpointConfig,
   target: WireTarget,
   body: string,
   ctx: CallContext,
-): Promise<UpstreamResponse> {
-  const call = {
+): UpstreamCall {
+  return {
     url: target.url,
     headers: target.headers,
     auth: endpoint.auth,
@@ -63,6 +60,20 @@ export async function postTo(
     timeouts: endpoint.timeouts,
     signal: ctx.signal,
   };
+}
+
+/**
+ * POSTs a JSON body to a target of the endpoint; resolves with a 2xx response, rejects with the
+ * upstream's error (its body read and mapped) otherwise.
+ */
+export async function postTo(
+  http: UpstreamHttpClient,
+  endpoint: ProviderEndpointConfig,
+  target: WireTarget,
+  body: string,
+  ctx: CallContext,
+): Promise<UpstreamResponse> {
+  const call = upstreamCall(endpoint, target, body, ctx);
   const res = await http.send(call);
   if (res.status < 200 || res.status > 299) await failFromResponse(res, call, target.readError);
   return res;

@@ -8,11 +8,14 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { reportReady } from '../child.js';
 import { anthropicMessageJson, anthropicSseEvents, completionJson, sseEvents } from '../payloads.js';
+import { converseJson, converseStreamFrames } from '../bedrock-payloads.js';
 
 const JSON_BODY = Buffer.from(completionJson());
 const EVENTS = sseEvents().map((e) => Buffer.from(e));
 const ANTHROPIC_JSON_BODY = Buffer.from(anthropicMessageJson());
 const ANTHROPIC_EVENTS = anthropicSseEvents().map((e) => Buffer.from(e));
+const CONVERSE_JSON_BODY = Buffer.from(converseJson());
+const CONVERSE_FRAMES = converseStreamFrames();
 
 interface Wanted {
   stream: boolean;
@@ -84,9 +87,25 @@ function answerAnthropic(res: ServerResponse, stream: boolean): void {
   res.end();
 }
 
+/** Bedrock's Converse (`/model/{id}/converse`) and ConverseStream (`/converse-stream`), unsigned here. */
+function answerConverse(res: ServerResponse, stream: boolean): void {
+  if (!stream) {
+    res.writeHead(200, { 'content-type': 'application/json', 'content-length': CONVERSE_JSON_BODY.length });
+    res.end(CONVERSE_JSON_BODY);
+    return;
+  }
+  res.writeHead(200, { 'content-type': 'application/vnd.amazon.eventstream' });
+  for (const frame of CONVERSE_FRAMES) res.write(frame);
+  res.end();
+}
+
 function answer(req: IncomingMessage, res: ServerResponse, raw: string): void {
   // Azure's deployment URL ends in `?api-version=…`: the route is the path without the query.
   const path = (req.url ?? '').split('?')[0] ?? '';
+  if (req.method === 'POST' && path.startsWith('/model/')) {
+    answerConverse(res, path.endsWith('/converse-stream'));
+    return;
+  }
   if (req.method === 'POST' && path.endsWith('/messages')) {
     answerAnthropic(res, wanted(raw).stream);
     return;

@@ -1,4 +1,4 @@
-import { speaks } from '../../wire/index.js';
+import { takesMessagesNatively } from '../../wire/index.js';
 import { sendMessages, streamMessages, untranslatable } from '../../wire/anthropic-messages/via-chat.js';
 import { mergePresetIntoMessages } from './messages-preset.js';
 import { messagesTexts } from './messages-texts.js';
@@ -7,14 +7,15 @@ import type { KindStrategy } from './strategy.js';
 /**
  * `POST /messages`: an Anthropic Messages body. A candidate that speaks the Messages dialect gets
  * it natively, every field kept; any other gets it translated into a chat and the answer back
- * (src/wire/anthropic-messages/via-chat.ts). Which way is a property of the candidate's kind.
+ * (src/wire/anthropic-messages/via-chat.ts). Which way is a property of the candidate's kind
+ * (and, on a cloud serving several vendors' models, of its upstream model).
  */
 export const messagesStrategy: KindStrategy<'messages'> = {
   kind: 'messages',
   mergePreset: mergePresetIntoMessages,
   check: () => undefined,
   carriers(body, candidates) {
-    const native = candidates.filter((c) => speaks(c.provider.kind, 'anthropic-messages'));
+    const native = candidates.filter((c) => takesMessagesNatively(c.provider.kind, c.endpoint.upstreamModel));
     if (native.length === candidates.length) return candidates;
     const refusal = untranslatable(body);
     if (refusal === null) return candidates;

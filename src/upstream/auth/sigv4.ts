@@ -1,4 +1,4 @@
-import { fromNodeProviderChain } from '@aws-sdk/credential-providers';
+import { fromIni, fromNodeProviderChain } from '@aws-sdk/credential-providers';
 import { CredentialCache } from './credential-cache.js';
 import { credentialError, describe } from './credential-error.js';
 import { SigV4Signer } from './sigv4-sign.js';
@@ -32,8 +32,11 @@ export interface SigV4Options {
  */
 export function sigV4Auth(options: SigV4Options): UpstreamAuth {
   const scope = { region: options.region, service: options.service ?? 'bedrock' };
+  // A named profile is read from the shared config and credentials files (keys, assumed roles, SSO,
+  // credential_process); without one, the default chain decides.
   const provider =
-    options.credentials ?? fromNodeProviderChain(options.profile === undefined ? {} : { profile: options.profile });
+    options.credentials ??
+    (options.profile === undefined ? fromNodeProviderChain() : fromIni({ profile: options.profile }));
   let secret: string | null = null;
   const cache = new CredentialCache<SigV4Signer>({
     fetch: async () => {

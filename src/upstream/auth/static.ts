@@ -24,9 +24,15 @@ export const xApiKeyAuth = (key: string): UpstreamAuth => oneHeader('x-api-key',
 /** The key in a header the vendor names (e.g. Azure OpenAI's `api-key`). */
 export const headerKeyAuth = (header: string, key: string): UpstreamAuth => oneHeader(header.toLowerCase(), key);
 
-/** The static credential of a scheme the wire registry names; no key means no credential. */
-export function staticAuth(scheme: 'bearer' | 'x-api-key' | 'api-key' | 'none', key: string | null): UpstreamAuth {
+/**
+ * The static credential of a scheme the wire registry names; no key means no credential. A key on
+ * a signing scheme (`sigv4`: a Bedrock API key) is a bearer token in place of a signature.
+ */
+export function staticAuth(
+  scheme: 'bearer' | 'x-api-key' | 'api-key' | 'none' | 'sigv4',
+  key: string | null,
+): UpstreamAuth {
   if (key === null || scheme === 'none') return NO_AUTH;
   if (scheme === 'api-key') return headerKeyAuth('api-key', key);
-  return scheme === 'bearer' ? bearerAuth(key) : xApiKeyAuth(key);
+  return scheme === 'x-api-key' ? xApiKeyAuth(key) : bearerAuth(key);
 }

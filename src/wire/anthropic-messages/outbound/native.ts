@@ -37,18 +37,37 @@ export async function* nativeEvents(
   providerId: string,
   apiKey: string | null,
 ): AsyncGenerator<NativeEvent, void, undefined> {
-  let counts: AnthropicUsageCounts = ZERO_USAGE;
-  let stopped = false;
+  yield* nativeEventsOf(parsedSse(res, providerId), providerId, apiKey);
+}
+
+async function* parsedSse(res: EventSource, providerId: string): AsyncGenerator<{ event?: string; data: unknown }> {
   for await (const sse of upstreamEvents(res)) {
-    if (stopped) continue; // drain so the socket can be reused
     let data: unknown;
     try {
       data = JSON.parse(sse.data) as unknown;
     } catch (err) {
       throw protocolError(providerId, 'Provider sent an invalid stream event', err);
     }
+    yield { event: sse.event, data };
+  }
+}
+
+/**
+ * Messages events already parsed, whatever framing carried them (SSE from Anthropic, the AWS
+ * event stream of Bedrock's InvokeModelWithResponseStream): usage read for metering, ending after
+ * `message_stop` (later events are drained), an `error` event thrown as UpstreamError.
+ */
+export async function* nativeEventsOf(
+  source: AsyncIterable<{ event?: string | undefined; data: unknown }>,
+  providerId: string,
+  apiKey: string | null,
+): AsyncGenerator<NativeEvent, void, undefined> {
+  let counts: AnthropicUsageCounts = ZERO_USAGE;
+  let stopped = false;
+  for await (const { event, data } of source) {
+    if (stopped) continue; // drain so the socket can be reused
     if (!isRecord(data)) continue;
-    const type = str(data.type) ?? sse.event ?? 'message';
+    const type = str(data.type) ?? event ?? 'message';
     if (type === 'error') {
       const error = isRecord(data.error) ? data.error : {};
       const errType = str(error.type) ?? null;

@@ -22,7 +22,7 @@ interface AnthropicMessage {
   content: Block[];
 }
 
-function dataUrl(url: string): { mediaType: string; data: string } | null {
+export function dataUrl(url: string): { mediaType: string; data: string } | null {
   const m = /^data:([^;,]+);base64,(.*)$/s.exec(url);
   return m === null || m[1] === undefined || m[2] === undefined ? null : { mediaType: m[1], data: m[2] };
 }
@@ -60,7 +60,7 @@ function contentBlocks(content: MessageContent | null | undefined): Block[] {
   return out;
 }
 
-function parseArguments(args: string): JsonRecord {
+export function parseArguments(args: string): JsonRecord {
   try {
     const value = JSON.parse(args) as unknown;
     return isRecord(value) ? value : {};
@@ -135,7 +135,7 @@ function toolChoiceField(choice: ToolChoice | undefined, parallel: boolean | nul
   return out;
 }
 
-function thinkingBudget(
+export function thinkingBudget(
   reasoning: ReasoningConfig | undefined,
   effort: string | null | undefined,
   maxTokens: number,

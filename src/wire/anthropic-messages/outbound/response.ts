@@ -55,6 +55,25 @@ export function canonicalUsage(u: AnthropicUsageCounts): CanonicalUsage {
 
 export const ZERO_USAGE: AnthropicUsageCounts = { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 };
 
+/** The assistant message of an answer's parts (no content when it only calls tools). */
+export function assistantMessage(parts: {
+  text: string;
+  reasoning: string;
+  details: ReasoningDetail[];
+  calls: ToolCall[];
+}): CanonicalAssistantMessage {
+  const { text, reasoning, details, calls } = parts;
+  const message: CanonicalAssistantMessage = {
+    role: 'assistant',
+    content: text === '' && calls.length > 0 ? null : text,
+    refusal: null,
+  };
+  if (reasoning !== '') message.reasoning = reasoning;
+  if (details.length > 0) message.reasoning_details = details;
+  if (calls.length > 0) message.tool_calls = calls;
+  return message;
+}
+
 export function messagesResponse(body: unknown, fallback: { model: string; id: string }): CanonicalChatResponse | null {
   if (!isRecord(body) || !Array.isArray(body.content)) return null;
   let text = '';
@@ -79,14 +98,7 @@ export function messagesResponse(body: unknown, fallback: { model: string; id: s
       });
     }
   });
-  const message: CanonicalAssistantMessage = {
-    role: 'assistant',
-    content: text === '' && calls.length > 0 ? null : text,
-    refusal: null,
-  };
-  if (reasoning !== '') message.reasoning = reasoning;
-  if (details.length > 0) message.reasoning_details = details;
-  if (calls.length > 0) message.tool_calls = calls;
+  const message = assistantMessage({ text, reasoning, details, calls });
   const native = str(body.stop_reason) ?? null;
   return {
     id: str(body.id) ?? fallback.id,
