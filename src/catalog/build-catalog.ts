@@ -6,6 +6,7 @@
 import { UPSTREAM_KINDS } from '../wire/index.js';
 import { DEFAULT_SUPPORTED_PARAMETERS, ZDR_VENDORS } from './constants.js';
 import type { CatalogConfig, ModelConfig, ProviderConfig } from './config-schema.js';
+import { resolveGoogle } from './provider-fields/google.js';
 import type {
   Catalog,
   CatalogEndpoint,
@@ -32,7 +33,8 @@ function envValue(env: Env, name: string): string | undefined {
 function buildProvider(config: ProviderConfig, env: Env): CatalogProvider {
   let unavailableReason: string | null = null;
   let apiKey: string | null = config.apiKey;
-  let baseUrl: string | null = config.baseUrl;
+  const google = resolveGoogle(config.kind, config.google, env);
+  let baseUrl: string | null = config.baseUrl ?? google.defaultBaseUrl;
   if (!config.enabled) {
     unavailableReason = 'disabled in the config (enabled: false)';
   } else if (UPSTREAM_KINDS[config.kind].remote) {
@@ -48,6 +50,7 @@ function buildProvider(config: ProviderConfig, env: Env): CatalogProvider {
       apiKey = envValue(env, config.apiKeyEnv) ?? null;
       if (apiKey === null) unavailableReason = `environment variable ${config.apiKeyEnv} is not set`;
     }
+    unavailableReason ??= google.unavailable;
   }
   const secret = unavailableReason === null && UPSTREAM_KINDS[config.kind].remote ? apiKey : null;
   return Object.freeze({
@@ -67,6 +70,7 @@ function buildProvider(config: ProviderConfig, env: Env): CatalogProvider {
     headquarters: config.headquarters,
     datacenters: config.datacenters === null ? null : Object.freeze([...config.datacenters]),
     getApiKey: () => secret,
+    google: google.google,
   });
 }
 

@@ -14,8 +14,14 @@ import {
   SLUG_PATTERN,
   ZDR_VENDORS,
 } from './constants.js';
-import { PROVIDER_KINDS, UPSTREAM_KINDS, speaks } from '../wire/index.js';
+import { PROVIDER_KINDS, UPSTREAM_KINDS, servesEmbeddings } from '../wire/index.js';
 import { type ConfigIssue, type ConfigPath, type ObjectReader, readObject } from './config-reader.js';
+import {
+  GOOGLE_PROVIDER_KEYS,
+  hasDefaultBaseUrl,
+  readGoogleFields,
+  type GoogleProviderConfig,
+} from './provider-fields/google.js';
 import type {
   DataCollection,
   EndpointPricing,
@@ -45,6 +51,8 @@ export interface ProviderConfig {
   readonly statusPageUrl: string | null;
   readonly headquarters: string | null;
   readonly datacenters: string[] | null;
+  /** Vertex AI's project and location (null on other kinds). */
+  readonly google: GoogleProviderConfig | null;
 }
 
 export interface EndpointConfig {
@@ -104,6 +112,7 @@ const PROVIDER_KEYS = [
   'status_page_url',
   'headquarters',
   'datacenters',
+  ...GOOGLE_PROVIDER_KEYS,
 ];
 const TIMEOUT_KEYS = ['connect_ms', 'first_byte_ms', 'idle_ms'];
 const MODEL_KEYS = [
@@ -186,7 +195,9 @@ function readProviders(root: ObjectReader): ProviderConfig[] {
       p.fail('base_url_env', 'give either base_url or base_url_env, not both');
     if (p.present('api_key') && p.present('api_key_env'))
       p.fail('api_key_env', 'give either api_key or api_key_env, not both');
-    if (kind !== undefined && UPSTREAM_KINDS[kind].remote && !p.present('base_url') && !p.present('base_url_env')) {
+    const google = readGoogleFields(p, kind);
+    const needsBaseUrl = kind !== undefined && UPSTREAM_KINDS[kind].remote && !hasDefaultBaseUrl(kind);
+    if (needsBaseUrl && !p.present('base_url') && !p.present('base_url_env')) {
       p.issues.push({ path: p.path, message: `provider of kind "${kind}" needs base_url or base_url_env` });
     }
     const t = p.object('timeouts', TIMEOUT_KEYS);
@@ -218,6 +229,7 @@ function readProviders(root: ObjectReader): ProviderConfig[] {
       statusPageUrl: p.string('status_page_url') ?? null,
       headquarters: p.string('headquarters', { pattern: COUNTRY, patternHint: 'an ISO 3166 alpha-2 code' }) ?? null,
       datacenters: p.stringArray('datacenters', { pattern: COUNTRY, patternHint: 'an ISO 3166 alpha-2 code' }) ?? null,
+      google,
     };
     out.push(provider);
   }
@@ -357,7 +369,7 @@ function checkServes(root: ObjectReader, models: ModelConfig[], providers: Provi
     if (!m.serves.includes('embeddings')) return;
     for (const e of m.endpoints) {
       const kind = kinds.get(e.provider);
-      if (kind !== undefined && !speaks(kind, 'openai-embeddings'))
+      if (kind !== undefined && !servesEmbeddings(kind))
         root.issues.push({
           path: ['models', index, 'serves'],
           message: `provider "${e.provider}" (kind ${kind}) cannot serve embeddings`,

@@ -5,6 +5,7 @@
  */
 
 import type { ProviderKind } from '../wire/index.js';
+import type { GoogleProvider } from './provider-fields/google.js';
 
 /** The kind of a provider (src/wire/index.ts): the dialects it speaks; one adapter per kind. */
 export type { ProviderKind } from '../wire/index.js';
@@ -61,6 +62,8 @@ export interface CatalogProvider {
    * needs none. A function so that serialising or logging the catalog never prints the secret.
    */
   getApiKey(): string | null;
+  /** Vertex AI's project, location and credentials file (null on other kinds). */
+  readonly google: GoogleProvider | null;
 }
 
 /** Per-token prices in USD (numbers). Optional entries are absent when not configured. */

@@ -1,7 +1,5 @@
-import type { ProviderEndpointConfig } from '../providers/index.js';
-import { staticAuth } from '../upstream/auth/index.js';
+import { endpointAuth, type ProviderEndpointConfig } from '../providers/index.js';
 import { isUpstreamError, type UpstreamError } from '../upstream/upstream-error.js';
-import { UPSTREAM_KINDS } from '../wire/index.js';
 import type { EndpointHealth, RouteCandidate } from '../domain/routing/index.js';
 import type { CatalogProvider } from '../catalog/index.js';
 
@@ -47,7 +45,7 @@ function buildEndpointConfig(provider: CatalogProvider): ProviderEndpointConfig 
     providerId: provider.id,
     kind: provider.kind,
     baseUrl: provider.baseUrl ?? '',
-    auth: staticAuth(UPSTREAM_KINDS[provider.kind].auth, apiKey),
+    auth: endpointAuth(provider, apiKey),
     apiKey,
     headers: Object.freeze({ ...provider.headers }),
     timeouts: Object.freeze({
@@ -55,6 +53,7 @@ function buildEndpointConfig(provider: CatalogProvider): ProviderEndpointConfig 
       firstByteMs: provider.timeouts.firstByteMs ?? DEFAULT_TIMEOUTS.firstByteMs,
       idleMs: provider.timeouts.idleMs ?? DEFAULT_TIMEOUTS.idleMs,
     }),
+    google: provider.google,
   });
 }
 

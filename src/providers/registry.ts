@@ -1,6 +1,8 @@
 import { UpstreamHttpClient, type UpstreamHttpClientOptions } from '../upstream/index.js';
 import { AnthropicAdapter } from './anthropic/adapter.js';
 import { DemoAdapter, type DemoAdapterOptions } from './demo/adapter.js';
+import { GeminiAdapter } from './google/gemini-adapter.js';
+import { VertexAdapter } from './google/vertex-adapter.js';
 import { OpenAiCompatibleAdapter } from './openai-compatible/adapter.js';
 import type { ProviderAdapter, ProviderKind } from '../wire/adapter.js';
 
@@ -26,6 +28,8 @@ export function createProviderRegistry(options: ProviderRegistryOptions = {}): P
     openai: new OpenAiCompatibleAdapter(http),
     anthropic: new AnthropicAdapter(http),
     demo: new DemoAdapter(options.demo),
+    gemini: new GeminiAdapter(http),
+    vertex: new VertexAdapter(http),
   };
   return {
     get(kind: ProviderKind): ProviderAdapter {

@@ -28,6 +28,8 @@ export interface ProviderEndpointConfig {
   /** Extra headers sent on every call (e.g. `HTTP-Referer`, `OpenAI-Organization`). */
   headers?: Record<string, string>;
   timeouts: { connectMs: number; firstByteMs: number; idleMs: number };
+  /** Vertex AI's project and location (its URLs name them); absent on other kinds. */
+  google?: { readonly project: string; readonly location: string } | null;
 }
 
 export interface CallContext {

@@ -18,19 +18,26 @@ export const DIALECTS = {
   'anthropic-messages': { apiType: 'messages' },
 } as const;
 
-export type WireDialect = keyof typeof DIALECTS;
+/** Wire formats Switchyard only speaks to upstreams (no client calls in them, so no API surface). */
+export const UPSTREAM_DIALECTS = ['gemini-generate'] as const;
+
+export type WireDialect = keyof typeof DIALECTS | (typeof UPSTREAM_DIALECTS)[number];
 
 /** The API surface a generation came in on (`api_surface`). */
-export type ApiType = (typeof DIALECTS)[WireDialect]['apiType'];
+export type ApiType = (typeof DIALECTS)[keyof typeof DIALECTS]['apiType'];
 
 /** How an upstream kind is called: the dialects it speaks, its credential, whether it has a URL. */
 export interface UpstreamKind {
   /** The dialects its endpoints answer; a call in one of them goes to it natively (untranslated). */
   readonly speaks: readonly WireDialect[];
   /** Where the key goes (src/upstream/auth): `authorization: Bearer`, `x-api-key`, or none. */
-  readonly auth: 'bearer' | 'x-api-key' | 'none';
+  readonly auth: 'bearer' | 'x-api-key' | 'none' | 'x-goog-api-key' | 'google-oauth';
   /** False for a provider answered in-process (no base URL, no key). */
   readonly remote: boolean;
+  /** Serves `/embeddings` through its own wire (when it does not speak `openai-embeddings`). */
+  readonly embeds?: boolean;
+  /** Upstream models (by name) that take a client's Messages body natively though the kind does not. */
+  readonly nativeMessages?: RegExp;
 }
 
 /** The catalog's provider kinds. */
@@ -38,6 +45,14 @@ export const UPSTREAM_KINDS = {
   openai: { speaks: ['openai-chat', 'openai-completions', 'openai-embeddings'], auth: 'bearer', remote: true },
   anthropic: { speaks: ['anthropic-messages'], auth: 'x-api-key', remote: true },
   demo: { speaks: ['openai-chat', 'openai-embeddings'], auth: 'none', remote: false },
+  // The Gemini API (API key) and Vertex AI (Google OAuth; its Claude models take Messages natively).
+  gemini: { speaks: ['gemini-generate'], auth: 'x-goog-api-key', remote: true, embeds: true },
+  vertex: {
+    speaks: ['gemini-generate'],
+    auth: 'google-oauth',
+    remote: true,
+    nativeMessages: /^publishers\/anthropic\//,
+  },
 } as const satisfies Record<string, UpstreamKind>;
 
 export type ProviderKind = keyof typeof UPSTREAM_KINDS;
@@ -45,6 +60,18 @@ export type ProviderKind = keyof typeof UPSTREAM_KINDS;
 export const PROVIDER_KINDS = Object.keys(UPSTREAM_KINDS) as readonly ProviderKind[];
 
 export const API_TYPES: readonly ApiType[] = [...new Set(Object.values(DIALECTS).map((d) => d.apiType))];
+
+/** Whether endpoints of this kind serve embeddings (in OpenAI's dialect or their own). */
+export function servesEmbeddings(kind: ProviderKind): boolean {
+  const entry: UpstreamKind = UPSTREAM_KINDS[kind];
+  return entry.embeds === true || speaks(kind, 'openai-embeddings');
+}
+
+/** Whether a Messages call to this upstream model of this kind goes as it is (untranslated). */
+export function takesMessagesNatively(kind: ProviderKind, upstreamModel: string): boolean {
+  const entry: UpstreamKind = UPSTREAM_KINDS[kind];
+  return speaks(kind, 'anthropic-messages') || (entry.nativeMessages?.test(upstreamModel) ?? false);
+}
 
 /** Whether endpoints of this kind answer calls in this dialect as they are. */
 export function speaks(kind: ProviderKind, dialect: WireDialect): boolean {

@@ -1,4 +1,4 @@
-import { speaks } from '../../wire/index.js';
+import { takesMessagesNatively } from '../../wire/index.js';
 import { sendMessages, streamMessages, untranslatable } from '../../wire/anthropic-messages/via-chat.js';
 import { mergePresetIntoMessages } from './messages-preset.js';
 import { messagesTexts } from './messages-texts.js';
@@ -14,7 +14,7 @@ export const messagesStrategy: KindStrategy<'messages'> = {
   mergePreset: mergePresetIntoMessages,
   check: () => undefined,
   carriers(body, candidates) {
-    const native = candidates.filter((c) => speaks(c.provider.kind, 'anthropic-messages'));
+    const native = candidates.filter((c) => takesMessagesNatively(c.provider.kind, c.endpoint.upstreamModel));
     if (native.length === candidates.length) return candidates;
     const refusal = untranslatable(body);
     if (refusal === null) return candidates;

@@ -24,8 +24,15 @@ export const xApiKeyAuth = (key: string): UpstreamAuth => oneHeader('x-api-key',
 /** The key in a header the vendor names (e.g. Azure OpenAI's `api-key`). */
 export const headerKeyAuth = (header: string, key: string): UpstreamAuth => oneHeader(header.toLowerCase(), key);
 
-/** The static credential of a scheme the wire registry names; no key means no credential. */
-export function staticAuth(scheme: 'bearer' | 'x-api-key' | 'none', key: string | null): UpstreamAuth {
-  if (key === null || scheme === 'none') return NO_AUTH;
+/**
+ * The static credential of a scheme the wire registry names; no key means no credential. A
+ * token scheme (`google-oauth`) has no static credential: its provider gets a token source.
+ */
+export function staticAuth(
+  scheme: 'bearer' | 'x-api-key' | 'none' | 'x-goog-api-key' | 'google-oauth',
+  key: string | null,
+): UpstreamAuth {
+  if (key === null || scheme === 'none' || scheme === 'google-oauth') return NO_AUTH;
+  if (scheme === 'x-goog-api-key') return headerKeyAuth(scheme, key);
   return scheme === 'bearer' ? bearerAuth(key) : xApiKeyAuth(key);
 }

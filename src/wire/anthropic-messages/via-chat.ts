@@ -9,6 +9,7 @@ import {
 } from '../../canonical/index.js';
 import { isRecord, str, type JsonRecord } from '../../canonical/json.js';
 import type { CallContext, ProviderAdapter, ProviderEndpointConfig } from '../adapter.js';
+import { takesMessagesNatively } from '../index.js';
 import { decodeMessagesRequest } from './inbound/decode.js';
 import { encodeMessagesResponse } from './inbound/encode.js';
 import { MessagesStreamEncoder } from './inbound/stream-encoder.js';
@@ -117,7 +118,7 @@ export async function sendMessages(
   req: MessagesCallRequest,
   ctx: CallContext,
 ): Promise<MessagesCallAnswer> {
-  if (adapter.messages !== undefined) {
+  if (adapter.messages !== undefined && takesMessagesNatively(endpoint.kind, req.body.model)) {
     const { message, usage } = await adapter.messages(endpoint, upstreamBody(req.body), ctx);
     const native = str(message.stop_reason) ?? null;
     return {
@@ -146,7 +147,7 @@ export async function streamMessages(
   req: MessagesCallRequest,
   ctx: CallContext,
 ): Promise<AsyncIterable<MessagesCallChunk>> {
-  if (adapter.messagesStream !== undefined)
+  if (adapter.messagesStream !== undefined && takesMessagesNatively(endpoint.kind, req.body.model))
     return nativeChunks(await adapter.messagesStream(endpoint, upstreamBody(req.body), ctx), req.body.model);
   return translatedChunks(await adapter.chatStream(endpoint, chatRequest(req), ctx), req.body.model);
 }
