@@ -28,7 +28,9 @@ const CREDENTIAL_REASONS = new Set(['API_KEY_INVALID', 'API_KEY_SERVICE_BLOCKED'
 /** The `error` object of Google's envelope (`{error:{code,message,status,details}}`, or a one-element array of it). */
 function googleErrorObject(body: unknown): JsonRecord | null {
   const one: unknown = Array.isArray(body) ? body[0] : body;
-  return isRecord(one) && isRecord(one.error) ? one.error : null;
+  if (!isRecord(one) || !isRecord(one.error) || one.type === 'error') return null;
+  const error = one.error;
+  return typeof error.status === 'string' || typeof error.code === 'number' ? error : null;
 }
 
 function reasonOf(error: JsonRecord): string | null {
