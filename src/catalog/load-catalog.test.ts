@@ -410,6 +410,8 @@ describe('loadCatalog', () => {
         GROQ_API_KEY: 'k',
         TOGETHER_API_KEY: 'k',
         OLLAMA_BASE_URL: 'http://127.0.0.1:11434/v1',
+        GEMINI_API_KEY: 'k',
+        GOOGLE_CLOUD_PROJECT: 'my-project-1',
       },
     });
     assert.ok(withKeys.catalog.providers.every((p) => p.available));
