@@ -83,6 +83,11 @@ export interface ProviderAdapter {
     body: JsonRecord,
     ctx: CallContext,
   ): Promise<AsyncIterable<NativeEvent>>;
+  /**
+   * The prompt tokens of a chat as the upstream's own tokenizer counts them (Gemini's
+   * `countTokens`); absent where the upstream has no such call (`count_tokens` then estimates).
+   */
+  countTokens?(endpoint: ProviderEndpointConfig, req: CanonicalChatRequest, ctx: CallContext): Promise<number>;
   /** Absent on wire formats without embeddings (the catalog refuses such endpoints for embedding models). */
   embeddings?(
     endpoint: ProviderEndpointConfig,

@@ -1,6 +1,8 @@
 import assert from 'node:assert/strict';
 import { after, before, beforeEach, describe, it } from 'node:test';
 import Anthropic from '@anthropic-ai/sdk';
+import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
+import { generateText, jsonSchema, streamText, tool } from 'ai';
 import OpenAI from 'openai';
 import { GEMINI_TEST, GOOGLE_TEST } from '../fake-clouds/index.js';
 import { call, dialects } from '../support/server.js';
@@ -268,6 +270,61 @@ for (const dialect of dialects()) {
       const upstream = gw.gemini.requests.at(-1);
       assert.equal(upstream?.path, '/v1beta/models/text-embedding-004:batchEmbedContents');
       assert.ok(res.usage.prompt_tokens > 0);
+    });
+
+    it('the AI SDK: text, a stream, and a tool call', async () => {
+      const sy = createOpenAICompatible({ name: 'switchyard', baseURL: gw.server.api, apiKey: gw.apiKey });
+      const text = await generateText({ model: sy.chatModel('google/gemini-flash'), prompt: 'hi', maxRetries: 0 });
+      assert.equal(text.text, 'Hello from the fake cloud.');
+      assert.equal(text.usage.inputTokens, 12);
+      const streamed = streamText({ model: sy.chatModel('google/gemini-flash'), prompt: 'hi', maxRetries: 0 });
+      let out = '';
+      for await (const piece of streamed.textStream) out += piece;
+      assert.equal(out, 'Hello from the fake cloud.');
+      gw.gemini.queue({ text: '', toolCalls: [{ id: 'fc_9', name: 'get_weather', input: { city: 'Oslo' } }] });
+      const withTool = await generateText({
+        model: sy.chatModel('google/gemini-flash'),
+        prompt: 'weather?',
+        maxRetries: 0,
+        tools: {
+          get_weather: tool({
+            description: 'w',
+            inputSchema: jsonSchema<{ city: string }>({ type: 'object', properties: { city: { type: 'string' } } }),
+          }),
+        },
+      });
+      assert.deepEqual(withTool.toolCalls[0]?.input, { city: 'Oslo' });
+      assert.equal(withTool.finishReason, 'tool-calls');
+    });
+
+    it('an error event mid-stream ends the stream with an error, after the text already sent', async () => {
+      gw.gemini.queue({ fail: 'server', failMidStream: true });
+      const stream = await openai.chat.completions.create({
+        model: 'google/gemini-flash',
+        stream: true,
+        messages: [{ role: 'user', content: 'hi' }],
+      });
+      let text = '';
+      await assert.rejects(async () => {
+        for await (const chunk of stream) text += chunk.choices[0]?.delta.content ?? '';
+      });
+      assert.ok(text.length > 0 && text.length < 'Hello from the fake cloud.'.length, text);
+    });
+
+    it("count_tokens to a Gemini model is Gemini's own countTokens", async () => {
+      const client = new Anthropic({ apiKey: gw.apiKey, baseURL: `${gw.server.url}/api`, maxRetries: 0 });
+      const counted = await client.messages.countTokens({
+        model: 'google/gemini-flash',
+        messages: [{ role: 'user', content: 'Count these words, please!' }],
+      });
+      const upstream = gw.gemini.requests.at(-1);
+      assert.equal(upstream?.path, '/v1beta/models/gemini-2.5-flash:countTokens');
+      assert.equal((upstream?.body?.generateContentRequest as Json).model, 'models/gemini-2.5-flash');
+      assert.equal(
+        counted.input_tokens,
+        Math.ceil('Count these words, please!'.length / 4),
+        'the fake counts four characters a token',
+      );
     });
 
     describe('Claude on Vertex AI', () => {

@@ -5,6 +5,7 @@ import type {
   CanonicalEmbeddingsRequest,
   CanonicalEmbeddingsResponse,
 } from '../../canonical/index.js';
+import { int, isRecord } from '../../canonical/json.js';
 import { protocolError, type UpstreamHttpClient } from '../../upstream/index.js';
 import type { CallContext, ProviderAdapter, ProviderEndpointConfig } from '../../wire/adapter.js';
 import {
@@ -54,6 +55,29 @@ export async function geminiChatStream(
   );
 }
 
+/**
+ * `countTokens` for a chat: the Gemini API takes the whole request under `generateContentRequest`
+ * (with its model), Vertex AI the request's fields themselves.
+ */
+export async function geminiCountTokens(
+  http: UpstreamHttpClient,
+  endpoint: ProviderEndpointConfig,
+  req: CanonicalChatRequest,
+  ctx: CallContext,
+): Promise<number> {
+  const target = googleTarget(endpoint, req.model, 'countTokens');
+  const { generationConfig: _config, ...request } = generateContentBody(req);
+  const body =
+    endpoint.kind === 'vertex'
+      ? request
+      : { generateContentRequest: { model: `models/${req.model.replace(/^models\//, '')}`, ...request } };
+  const res = await postTo(http, endpoint, target, JSON.stringify(body), ctx);
+  const answer: unknown = await res.json();
+  const total = isRecord(answer) ? int(answer.totalTokens) : undefined;
+  if (total === undefined) throw protocolError(endpoint.providerId, 'Provider returned a count without totalTokens');
+  return total;
+}
+
 /** The Gemini API (`kind: gemini`): an API key in `x-goog-api-key`; chat and embeddings. */
 export class GeminiAdapter implements ProviderAdapter {
   readonly kind = 'gemini' as const;
@@ -70,6 +94,10 @@ export class GeminiAdapter implements ProviderAdapter {
     ctx: CallContext,
   ): Promise<AsyncIterable<CanonicalChunk>> {
     return geminiChatStream(this.http, endpoint, req, ctx);
+  }
+
+  countTokens(endpoint: ProviderEndpointConfig, req: CanonicalChatRequest, ctx: CallContext): Promise<number> {
+    return geminiCountTokens(this.http, endpoint, req, ctx);
   }
 
   /** Every input in one `batchEmbedContents` call. */

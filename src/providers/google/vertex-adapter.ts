@@ -13,7 +13,7 @@ import { messagesResponse } from '../../wire/anthropic-messages/outbound/respons
 import { anthropicChunks } from '../../wire/anthropic-messages/outbound/stream.js';
 import { primeStream } from '../../wire/primed-stream.js';
 import { postTo, type WireTarget } from '../wire-target.js';
-import { geminiChat, geminiChatStream } from './gemini-adapter.js';
+import { geminiChat, geminiChatStream, geminiCountTokens } from './gemini-adapter.js';
 import { googleTarget, vertexModel } from './target.js';
 
 /** The `anthropic_version` Vertex AI's Claude models take in the body (not Anthropic's dated header). */
@@ -74,6 +74,12 @@ export class VertexAdapter implements ProviderAdapter {
         model: req.model,
       }),
     );
+  }
+
+  /** Google's models count with `countTokens`; a Claude model has no count here (the estimate is used). */
+  async countTokens(endpoint: ProviderEndpointConfig, req: CanonicalChatRequest, ctx: CallContext): Promise<number> {
+    if (this.isClaude(req.model)) throw protocolError(endpoint.providerId, 'No token count for this model');
+    return geminiCountTokens(this.http, endpoint, req, ctx);
   }
 
   /** A client's Messages body as written (only Claude models are sent here: `nativeMessages`). */
