@@ -1,4 +1,4 @@
-import type { CountTokensRequestBody, MessagesRequestBody } from '../canonical/index.js';
+import type { CountTokensRequestBody } from '../canonical/index.js';
 import type { RouteCandidate } from '../domain/routing/index.js';
 import type { ProviderRegistry } from '../providers/index.js';
 import { decodeMessagesRequest } from '../wire/anthropic-messages/inbound/decode.js';
@@ -25,7 +25,7 @@ export async function upstreamTokenCount(options: {
   const adapter = options.providers.get(kind);
   if (adapter.countTokens === undefined || takesMessagesNatively(kind, candidate.endpoint.upstreamModel)) return null;
   try {
-    const decoded = decodeMessagesRequest({ ...options.body, max_tokens: 1 } as MessagesRequestBody);
+    const decoded = decodeMessagesRequest({ ...options.body, max_tokens: 1 });
     const chat = { ...decoded, model: candidate.endpoint.upstreamModel, extra: {} };
     return await adapter.countTokens(endpointConfig(candidate.provider), chat, {
       signal: AbortSignal.timeout(COUNT_TIMEOUT_MS),
