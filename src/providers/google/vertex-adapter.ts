@@ -9,9 +9,8 @@ import {
   type NativeMessage,
 } from '../../wire/anthropic-messages/outbound/native.js';
 import { messagesBody } from '../../wire/anthropic-messages/outbound/request.js';
-import { messagesResponse } from '../../wire/anthropic-messages/outbound/response.js';
-import { anthropicChunks } from '../../wire/anthropic-messages/outbound/stream.js';
 import { primeStream } from '../../wire/primed-stream.js';
+import { claudeAnswer, claudeStream } from '../anthropic/answers.js';
 import { postTo, type WireTarget } from '../wire-target.js';
 import { geminiChat, geminiChatStream, geminiCountTokens } from './gemini-adapter.js';
 import { googleTarget, vertexModel } from './target.js';
@@ -54,9 +53,7 @@ export class VertexAdapter implements ProviderAdapter {
   ): Promise<CanonicalChatResponse> {
     if (!this.isClaude(req.model)) return geminiChat(this.http, endpoint, req, ctx);
     const res = await this.postClaude(endpoint, req.model, messagesBody(req, false, ctx.maxOutputTokens), ctx);
-    const out = messagesResponse(await res.json(), { model: req.model, id: `gen-${ctx.requestId}` });
-    if (out === null) throw protocolError(endpoint.providerId, 'Provider returned a body without content');
-    return out;
+    return claudeAnswer(res, endpoint, req, ctx);
   }
 
   async chatStream(
@@ -66,14 +63,7 @@ export class VertexAdapter implements ProviderAdapter {
   ): Promise<AsyncIterable<CanonicalChunk>> {
     if (!this.isClaude(req.model)) return geminiChatStream(this.http, endpoint, req, ctx);
     const res = await this.postClaude(endpoint, req.model, messagesBody(req, true, ctx.maxOutputTokens), ctx);
-    return primeStream(
-      anthropicChunks(res, {
-        providerId: endpoint.providerId,
-        apiKey: endpoint.apiKey,
-        fallbackId: `gen-${ctx.requestId}`,
-        model: req.model,
-      }),
-    );
+    return claudeStream(res, endpoint, req, ctx);
   }
 
   /** Google's models count with `countTokens`; a Claude model has no count here (the estimate is used). */
