@@ -113,9 +113,13 @@ try {
         payload: surfaceBody(sends, stream),
       };
     }
-    const path = { chat: '/chat/completions', messages: '/messages', native: '/messages', responses: '/responses' }[
-      surface
-    ];
+    const path = {
+      chat: '/chat/completions',
+      messages: '/messages',
+      native: '/messages',
+      responses: '/responses',
+      gemini: '/chat/completions',
+    }[surface];
     return { path: `/api/v1${path}`, payload: surfaceBody(surface, stream) };
   };
   const one = async (path: string, payload: string): Promise<void> => {

@@ -70,7 +70,7 @@ export function responsesRequestBody(stream: boolean): string {
   });
 }
 
-const ANSWER_PIECES = [
+export const ANSWER_PIECES = [
   'Start by confirming where the time goes before changing anything in the fleet. ',
   'Compare event-loop delay (`monitorEventLoopDelay`) ',
   'with the job latency histogram: ',
@@ -91,7 +91,7 @@ const ANSWER_PIECES = [
 ];
 
 const CREATED = 1_767_225_600;
-const USAGE = { prompt_tokens: 187, completion_tokens: 214, total_tokens: 401 };
+export const USAGE = { prompt_tokens: 187, completion_tokens: 214, total_tokens: 401 };
 
 /** The non-streaming answer (~1.5 KB). */
 export function completionJson(): string {

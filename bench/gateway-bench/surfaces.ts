@@ -1,4 +1,5 @@
 import { BENCH_ANTHROPIC_MODEL, messagesRequestBody, requestBody, responsesRequestBody } from './payloads.js';
+import { geminiRequestBody } from './payloads-gemini.js';
 
 /**
  * The API surfaces a cell can call. Every one reaches the same fake upstream:
@@ -7,9 +8,11 @@ import { BENCH_ANTHROPIC_MODEL, messagesRequestBody, requestBody, responsesReque
  *   the gateway translates the request to a chat and the answer back;
  * - `native`: `POST /messages` for a model whose provider speaks Anthropic's format (the same
  *   upstream's `/messages`), passed through natively;
- * - `responses`: `POST /responses` (OpenAI's Responses API), decoded to a chat.
+ * - `responses`: `POST /responses` (OpenAI's Responses API), decoded to a chat;
+ * - `gemini`: `POST /chat/completions` for a model whose provider is `kind: gemini` (the same
+ *   upstream's generateContent), so the gateway speaks Gemini's wire upstream.
  */
-export type Surface = 'chat' | 'messages' | 'native' | 'responses';
+export type Surface = 'chat' | 'messages' | 'native' | 'responses' | 'gemini';
 
 export interface Cell {
   surface: Surface;
@@ -17,7 +20,7 @@ export interface Cell {
   connections: number;
 }
 
-const CELL = /^(?:(messages|native|responses)-)?(json|stream)(\d+)$/;
+const CELL = /^(?:(messages|native|responses|gemini)-)?(json|stream)(\d+)$/;
 
 /** `json10`, `stream64` (chat), `messages-json10`, `native-stream10`, `responses-json10`, …; others are ignored. */
 export function parseCells(list: string): Cell[] {
@@ -31,7 +34,7 @@ export function parseCells(list: string): Cell[] {
   return cells;
 }
 
-export const SURFACES: readonly Surface[] = ['chat', 'messages', 'native', 'responses'];
+export const SURFACES: readonly Surface[] = ['chat', 'messages', 'native', 'responses', 'gemini'];
 
 /** `chat,messages,…`: the known surface names of a list, each once, in the list's order. */
 export function parseSurfaces(list: string): Surface[] {
@@ -49,6 +52,8 @@ export function surfaceLabel(surface: Surface): string {
       return 'messages (native)';
     case 'responses':
       return 'responses';
+    case 'gemini':
+      return 'chat (Gemini upstream)';
   }
 }
 
@@ -63,6 +68,8 @@ export function surfaceBody(surface: Surface, stream: boolean): string {
       return messagesRequestBody(stream, BENCH_ANTHROPIC_MODEL);
     case 'responses':
       return responsesRequestBody(stream);
+    case 'gemini':
+      return geminiRequestBody(stream);
   }
 }
 
@@ -70,6 +77,7 @@ export function surfaceBody(surface: Surface, stream: boolean): string {
 export function streamEndMarker(surface: Surface): string {
   switch (surface) {
     case 'chat':
+    case 'gemini':
       return '[DONE]';
     case 'messages':
     case 'native':

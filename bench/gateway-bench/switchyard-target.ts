@@ -10,6 +10,12 @@ import {
   BENCH_PROVIDER,
   UPSTREAM_MODEL,
 } from './payloads.js';
+import {
+  BENCH_GEMINI_MODEL,
+  BENCH_GEMINI_PROVIDER,
+  GEMINI_UPSTREAM_KEY,
+  GEMINI_UPSTREAM_MODEL,
+} from './payloads-gemini.js';
 
 /** Every builtin filter: PII redacted, prompt injection flagged. */
 const BUILTINS = ['email', 'phone', 'ssn', 'credit-card', 'ip-address', 'person-name', 'address'].map((slug) => ({
@@ -33,8 +39,8 @@ const CUSTOM_PATTERNS = [
 
 export const GUARDRAIL = {
   name: 'bench policy',
-  allowed_models: [BENCH_MODEL, BENCH_ANTHROPIC_MODEL],
-  allowed_providers: [BENCH_PROVIDER, BENCH_ANTHROPIC_PROVIDER],
+  allowed_models: [BENCH_MODEL, BENCH_ANTHROPIC_MODEL, BENCH_GEMINI_MODEL],
+  allowed_providers: [BENCH_PROVIDER, BENCH_ANTHROPIC_PROVIDER, BENCH_GEMINI_PROVIDER],
   limit_usd: 1_000_000,
   reset_interval: 'monthly',
   content_filter_builtins: [
@@ -69,6 +75,15 @@ export function catalog(upstreamOrigin: string): Record<string, unknown> {
         api_key: 'sk-ant-bench-upstream-key-00000001',
         timeouts,
       },
+      {
+        // The same fake upstream speaking Gemini's generateContent.
+        id: BENCH_GEMINI_PROVIDER,
+        name: 'Bench upstream (Gemini format)',
+        kind: 'gemini',
+        base_url: `${upstreamOrigin}/v1beta`,
+        api_key: GEMINI_UPSTREAM_KEY,
+        timeouts,
+      },
     ],
     models: [
       {
@@ -89,6 +104,17 @@ export function catalog(upstreamOrigin: string): Record<string, unknown> {
           {
             provider: BENCH_ANTHROPIC_PROVIDER,
             upstream_model: ANTHROPIC_UPSTREAM_MODEL,
+            pricing: { prompt: 0.0000005, completion: 0.0000015 },
+          },
+        ],
+      },
+      {
+        slug: BENCH_GEMINI_MODEL,
+        context_length: 1_000_000,
+        endpoints: [
+          {
+            provider: BENCH_GEMINI_PROVIDER,
+            upstream_model: GEMINI_UPSTREAM_MODEL,
             pricing: { prompt: 0.0000005, completion: 0.0000015 },
           },
         ],

@@ -63,6 +63,7 @@ function proxyCalls(chat: Endpoint, messagesUrl: string): Target['surfaces'] {
   return {
     messages: asChat,
     responses: asChat,
+    gemini: asChat,
     native: { endpoint: { url: messagesUrl, headers: UPSTREAM_ANTHROPIC_AUTH }, sends: 'native' },
   };
 }
@@ -140,6 +141,7 @@ export async function startFleet(options: FleetOptions): Promise<Fleet> {
             messages: { endpoint: messages, sends: 'messages' },
             native: { endpoint: messages, sends: 'native' },
             responses: { endpoint: { url: `${api}/responses`, headers: bearer }, sends: 'responses' },
+            gemini: { endpoint: { url: `${api}/chat/completions`, headers: bearer }, sends: 'gemini' },
           },
           pid: sy.child.pid,
         });
