@@ -390,5 +390,18 @@ for (const dialect of dialects()) {
         assert.match(String(gw.gemini.requests.at(-1)?.path), /gemini-2\.5-flash:generateContent$/);
       });
     });
+
+    // Last: the revoked token stays held until it expires, so Vertex refuses every later call.
+    it('a token Vertex AI refuses (UNAUTHENTICATED) is a 502 naming the credential problem, never the token', async () => {
+      gw.oauth.ledger.revokeAll();
+      const res = await call<{ error: { message: string; metadata?: Json } }>(gw.server, 'POST', '/chat/completions', {
+        token: gw.apiKey,
+        body: { model: 'anthropic/claude-sonnet-4.5', messages: [{ role: 'user', content: 'hi' }] },
+      });
+      assert.equal(res.status, 502);
+      assert.match(res.body.error.message, /credentials/);
+      assert.match(res.body.error.message, /invalid authentication credentials/);
+      assert.ok(!JSON.stringify(res.body).includes('ya29.'), 'no token in the answer');
+    });
   });
 }
