@@ -1,7 +1,7 @@
 import { endpointAuth, type ProviderEndpointConfig } from '../providers/index.js';
 import { isUpstreamError, type UpstreamError } from '../upstream/upstream-error.js';
 import type { EndpointHealth, RouteCandidate } from '../domain/routing/index.js';
-import type { CatalogProvider } from '../catalog/index.js';
+import type { Catalog, CatalogProvider } from '../catalog/index.js';
 
 export interface Attempt {
   provider: string;
@@ -37,6 +37,14 @@ export function endpointConfig(provider: CatalogProvider): ProviderEndpointConfi
     configs.set(provider, config);
   }
   return config;
+}
+
+/**
+ * Builds the endpoint config of every available provider of a catalog now, so that credentials
+ * fetched in the background (Vertex AI's tokens) are on their way before the first call.
+ */
+export function prepareEndpoints(catalog: Catalog): void {
+  for (const provider of catalog.providers) if (provider.available) endpointConfig(provider);
 }
 
 function buildEndpointConfig(provider: CatalogProvider): ProviderEndpointConfig {
