@@ -30,7 +30,7 @@ export type ApiType = (typeof DIALECTS)[keyof typeof DIALECTS]['apiType'];
 export interface UpstreamKind {
   /** The dialects its endpoints answer; a call in one of them goes to it natively (untranslated). */
   readonly speaks: readonly WireDialect[];
-  /** Where the key goes (src/upstream/auth): `authorization: Bearer`, `x-api-key`, or none. */
+  /** The credential (src/upstream/auth): the key as `authorization: Bearer`, `x-api-key` or `x-goog-api-key`, none, or Google access tokens. */
   readonly auth: 'bearer' | 'x-api-key' | 'none' | 'x-goog-api-key' | 'google-oauth';
   /** False for a provider answered in-process (no base URL, no key). */
   readonly remote: boolean;
