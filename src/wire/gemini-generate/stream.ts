@@ -1,6 +1,12 @@
 import type { CanonicalChunk, CanonicalDelta, CanonicalUsage } from '../../canonical/index.js';
 import { isRecord, nowSeconds, str, type JsonRecord } from '../../canonical/json.js';
-import { fromHttpStatus, protocolError, upstreamEvents, type UpstreamResponse } from '../../upstream/index.js';
+import {
+  eventJson,
+  fromHttpStatus,
+  protocolError,
+  upstreamEvents,
+  type UpstreamResponse,
+} from '../../upstream/index.js';
 import { googleErrorStatus } from './error-body.js';
 import { finishReason, firstCandidate, geminiUsage, promptBlock, readParts } from './parts.js';
 
@@ -42,13 +48,8 @@ export async function* geminiChunks(
   };
   for await (const event of upstreamEvents(res)) {
     if (finished) continue; // drain so the socket can be reused
-    let data: unknown;
-    try {
-      data = JSON.parse(event.data) as unknown;
-    } catch (err) {
-      throw protocolError(opts.providerId, 'Provider sent an invalid stream event', err);
-    }
-    if (!isRecord(data)) continue;
+    const data = eventJson(event, opts.providerId);
+    if (data === null) continue;
     if (isRecord(data.error)) throw streamFailure(data.error, opts);
     id = started ? id : (str(data.responseId) ?? id);
     model = str(data.modelVersion) ?? model;

@@ -1,5 +1,5 @@
 import type { CanonicalUsage } from '../../../canonical/index.js';
-import { fromHttpStatus, upstreamEvents, protocolError, type EventSource } from '../../../upstream/index.js';
+import { eventJson, fromHttpStatus, upstreamEvents, protocolError, type EventSource } from '../../../upstream/index.js';
 import { isRecord, str, type JsonRecord } from '../../../canonical/json.js';
 import { canonicalUsage, readUsage, ZERO_USAGE, type AnthropicUsageCounts } from './response.js';
 import { anthropicErrorStatus } from './error-body.js';
@@ -41,13 +41,8 @@ export async function* nativeEvents(
   let stopped = false;
   for await (const sse of upstreamEvents(res)) {
     if (stopped) continue; // drain so the socket can be reused
-    let data: unknown;
-    try {
-      data = JSON.parse(sse.data) as unknown;
-    } catch (err) {
-      throw protocolError(providerId, 'Provider sent an invalid stream event', err);
-    }
-    if (!isRecord(data)) continue;
+    const data = eventJson(sse, providerId);
+    if (data === null) continue;
     const type = str(data.type) ?? sse.event ?? 'message';
     if (type === 'error') {
       const error = isRecord(data.error) ? data.error : {};
