@@ -261,7 +261,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
           keepAliveEveryMs: options.streamKeepAliveEveryMs ?? 10_000,
         });
         generationRoute(s, services.meter);
-        countTokensRoute(s, { catalog: services.catalog, policy: services.policy });
+        countTokensRoute(s, { catalog: services.catalog, policy: services.policy, providers: services.providers });
       });
       for (const ext of options.extensions ?? []) await scope(ext.level, (s) => ext.register(s, services));
     },

@@ -16,6 +16,7 @@ import { EndpointHealth } from './domain/routing/index.js';
 import { WorkspaceService } from './domain/workspaces/service.js';
 import { RateBook } from './domain/accounting/rate-book.js';
 import { Gateway } from './gateway/gateway.js';
+import { prepareEndpoints } from './gateway/attempts.js';
 import { CallPolicyCache } from './gateway/call-policy-cache.js';
 import type { CallTracer } from './gateway/call-tracer.js';
 import { createProviderRegistry, type ProviderRegistry } from './providers/index.js';
@@ -230,7 +231,9 @@ export function createServices(options: ServiceOptions): Services {
   catalogHolder.onChange((change) => {
     policy.invalidate();
     health.reconcile({ keep: change.endpointKeys, reset: change.changedEndpoints });
+    prepareEndpoints(catalogHolder.current());
   });
+  prepareEndpoints(catalogHolder.current());
   return {
     store,
     clock,

@@ -123,6 +123,7 @@ try {
       responses: '/responses',
       azure: '/chat/completions',
       bedrock: '/chat/completions',
+      gemini: '/chat/completions',
     }[surface];
     return { path: `/api/v1${path}`, payload: surfaceBody(surface, stream) };
   };

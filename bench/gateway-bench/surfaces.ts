@@ -6,6 +6,7 @@ import {
   responsesRequestBody,
 } from './payloads.js';
 import { bedrockRequestBody } from './bedrock-payloads.js';
+import { geminiRequestBody } from './payloads-gemini.js';
 
 /**
  * The API surfaces a cell can call. Every one reaches the same fake upstream:
@@ -19,8 +20,10 @@ import { bedrockRequestBody } from './bedrock-payloads.js';
  *   upstream at Azure's `/openai/deployments/{d}/chat/completions?api-version=` URL, `api-key`).
  * - `bedrock`: `POST /chat/completions` for a model whose provider is `kind: bedrock` (the same
  *   upstream answering Converse / ConverseStream), every call signed with SigV4.
+ * - `gemini`: `POST /chat/completions` for a model whose provider is `kind: gemini` (the same
+ *   upstream's generateContent), so the gateway speaks Gemini's wire upstream.
  */
-export type Surface = 'chat' | 'messages' | 'native' | 'responses' | 'azure' | 'bedrock';
+export type Surface = 'chat' | 'messages' | 'native' | 'responses' | 'azure' | 'bedrock' | 'gemini';
 
 export interface Cell {
   surface: Surface;
@@ -28,7 +31,7 @@ export interface Cell {
   connections: number;
 }
 
-const CELL = /^(?:(messages|native|responses|azure|bedrock)-)?(json|stream)(\d+)$/;
+const CELL = /^(?:(messages|native|responses|azure|bedrock|gemini)-)?(json|stream)(\d+)$/;
 
 /** `json10`, `stream64` (chat), `messages-json10`, `native-stream10`, `responses-json10`, …; others are ignored. */
 export function parseCells(list: string): Cell[] {
@@ -42,7 +45,7 @@ export function parseCells(list: string): Cell[] {
   return cells;
 }
 
-export const SURFACES: readonly Surface[] = ['chat', 'messages', 'native', 'responses', 'azure', 'bedrock'];
+export const SURFACES: readonly Surface[] = ['chat', 'messages', 'native', 'responses', 'azure', 'bedrock', 'gemini'];
 
 /** `chat,messages,…`: the known surface names of a list, each once, in the list's order. */
 export function parseSurfaces(list: string): Surface[] {
@@ -64,6 +67,8 @@ export function surfaceLabel(surface: Surface): string {
       return 'chat (azure)';
     case 'bedrock':
       return 'chat (Bedrock Converse)';
+    case 'gemini':
+      return 'chat (Gemini upstream)';
   }
 }
 
@@ -82,6 +87,8 @@ export function surfaceBody(surface: Surface, stream: boolean): string {
       return requestBody(stream, { model: BENCH_AZURE_MODEL });
     case 'bedrock':
       return bedrockRequestBody(stream);
+    case 'gemini':
+      return geminiRequestBody(stream);
   }
 }
 
@@ -91,6 +98,7 @@ export function streamEndMarker(surface: Surface): string {
     case 'chat':
     case 'azure':
     case 'bedrock':
+    case 'gemini':
       return '[DONE]';
     case 'messages':
     case 'native':

@@ -19,6 +19,12 @@ import {
   BENCH_BEDROCK_PROVIDER,
   BEDROCK_UPSTREAM_MODEL,
 } from './bedrock-payloads.js';
+import {
+  BENCH_GEMINI_MODEL,
+  BENCH_GEMINI_PROVIDER,
+  GEMINI_UPSTREAM_KEY,
+  GEMINI_UPSTREAM_MODEL,
+} from './payloads-gemini.js';
 
 /** Every builtin filter: PII redacted, prompt injection flagged. */
 const BUILTINS = ['email', 'phone', 'ssn', 'credit-card', 'ip-address', 'person-name', 'address'].map((slug) => ({
@@ -42,8 +48,14 @@ const CUSTOM_PATTERNS = [
 
 export const GUARDRAIL = {
   name: 'bench policy',
-  allowed_models: [BENCH_MODEL, BENCH_ANTHROPIC_MODEL, BENCH_AZURE_MODEL, BENCH_BEDROCK_MODEL],
-  allowed_providers: [BENCH_PROVIDER, BENCH_ANTHROPIC_PROVIDER, BENCH_AZURE_PROVIDER, BENCH_BEDROCK_PROVIDER],
+  allowed_models: [BENCH_MODEL, BENCH_ANTHROPIC_MODEL, BENCH_AZURE_MODEL, BENCH_BEDROCK_MODEL, BENCH_GEMINI_MODEL],
+  allowed_providers: [
+    BENCH_PROVIDER,
+    BENCH_ANTHROPIC_PROVIDER,
+    BENCH_AZURE_PROVIDER,
+    BENCH_BEDROCK_PROVIDER,
+    BENCH_GEMINI_PROVIDER,
+  ],
   limit_usd: 1_000_000,
   reset_interval: 'monthly',
   content_filter_builtins: [
@@ -97,6 +109,15 @@ export function catalog(upstreamOrigin: string): Record<string, unknown> {
         base_url: upstreamOrigin,
         timeouts,
       },
+      {
+        // The same fake upstream speaking Gemini's generateContent.
+        id: BENCH_GEMINI_PROVIDER,
+        name: 'Bench upstream (Gemini format)',
+        kind: 'gemini',
+        base_url: `${upstreamOrigin}/v1beta`,
+        api_key: GEMINI_UPSTREAM_KEY,
+        timeouts,
+      },
     ],
     models: [
       {
@@ -139,6 +160,17 @@ export function catalog(upstreamOrigin: string): Record<string, unknown> {
           {
             provider: BENCH_BEDROCK_PROVIDER,
             upstream_model: BEDROCK_UPSTREAM_MODEL,
+            pricing: { prompt: 0.0000005, completion: 0.0000015 },
+          },
+        ],
+      },
+      {
+        slug: BENCH_GEMINI_MODEL,
+        context_length: 1_000_000,
+        endpoints: [
+          {
+            provider: BENCH_GEMINI_PROVIDER,
+            upstream_model: GEMINI_UPSTREAM_MODEL,
             pricing: { prompt: 0.0000005, completion: 0.0000015 },
           },
         ],

@@ -65,6 +65,7 @@ function proxyCalls(chat: Endpoint, messagesUrl: string): Target['surfaces'] {
     responses: asChat,
     azure: asChat,
     bedrock: asChat,
+    gemini: asChat,
     native: { endpoint: { url: messagesUrl, headers: UPSTREAM_ANTHROPIC_AUTH }, sends: 'native' },
   };
 }
@@ -144,6 +145,7 @@ export async function startFleet(options: FleetOptions): Promise<Fleet> {
             responses: { endpoint: { url: `${api}/responses`, headers: bearer }, sends: 'responses' },
             azure: { endpoint: { url: `${api}/chat/completions`, headers: bearer }, sends: 'azure' },
             bedrock: { endpoint: { url: `${api}/chat/completions`, headers: bearer }, sends: 'bedrock' },
+            gemini: { endpoint: { url: `${api}/chat/completions`, headers: bearer }, sends: 'gemini' },
           },
           pid: sy.child.pid,
         });

@@ -7,6 +7,7 @@ import { UPSTREAM_KINDS } from '../wire/index.js';
 import { DEFAULT_SUPPORTED_PARAMETERS, ZDR_VENDORS } from './constants.js';
 import { bedrockSettings } from './provider-fields/bedrock.js';
 import type { CatalogConfig, ModelConfig, ProviderConfig } from './config-schema.js';
+import { resolveGoogle } from './provider-fields/google.js';
 import type {
   Catalog,
   CatalogEndpoint,
@@ -33,7 +34,8 @@ function envValue(env: Env, name: string): string | undefined {
 function buildProvider(config: ProviderConfig, env: Env): CatalogProvider {
   let unavailableReason: string | null = null;
   let apiKey: string | null = config.apiKey;
-  let baseUrl: string | null = config.baseUrl;
+  const google = resolveGoogle(config.kind, config.google, env);
+  let baseUrl: string | null = config.baseUrl ?? google.defaultBaseUrl;
   if (!config.enabled) {
     unavailableReason = 'disabled in the config (enabled: false)';
   } else if (UPSTREAM_KINDS[config.kind].remote) {
@@ -49,6 +51,7 @@ function buildProvider(config: ProviderConfig, env: Env): CatalogProvider {
       apiKey = envValue(env, config.apiKeyEnv) ?? null;
       if (apiKey === null) unavailableReason = `environment variable ${config.apiKeyEnv} is not set`;
     }
+    unavailableReason ??= google.unavailable;
   }
   const bedrock =
     config.bedrock === undefined || config.bedrock === null ? null : bedrockSettings(config.bedrock, baseUrl, env);
@@ -76,6 +79,7 @@ function buildProvider(config: ProviderConfig, env: Env): CatalogProvider {
     azure: config.azure,
     getApiKey: () => secret,
     ...(bedrock === null ? {} : { bedrock: bedrock.settings }),
+    google: google.google,
   });
 }
 

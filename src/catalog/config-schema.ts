@@ -23,6 +23,12 @@ import {
   regionImpliesBaseUrl,
   type BedrockFields,
 } from './provider-fields/bedrock.js';
+import {
+  GOOGLE_PROVIDER_KEYS,
+  hasDefaultBaseUrl,
+  readGoogleFields,
+  type GoogleProviderConfig,
+} from './provider-fields/google.js';
 import type {
   DataCollection,
   EndpointPricing,
@@ -56,6 +62,8 @@ export interface ProviderConfig {
   readonly azure: AzureSettings | null;
   /** `kind: bedrock` only (src/catalog/provider-fields/bedrock.ts). */
   readonly bedrock?: BedrockFields | null;
+  /** Vertex AI's project and location (null on other kinds). */
+  readonly google: GoogleProviderConfig | null;
 }
 
 export interface EndpointConfig {
@@ -117,6 +125,7 @@ const PROVIDER_KEYS = [
   'datacenters',
   ...AZURE_PROVIDER_KEYS,
   ...BEDROCK_KEYS,
+  ...GOOGLE_PROVIDER_KEYS,
 ];
 const TIMEOUT_KEYS = ['connect_ms', 'first_byte_ms', 'idle_ms'];
 const MODEL_KEYS = [
@@ -200,13 +209,10 @@ function readProviders(root: ObjectReader): ProviderConfig[] {
     if (p.present('api_key') && p.present('api_key_env'))
       p.fail('api_key_env', 'give either api_key or api_key_env, not both');
     const bedrock = readBedrockFields(p, kind);
-    if (
-      kind !== undefined &&
-      UPSTREAM_KINDS[kind].remote &&
-      !regionImpliesBaseUrl(kind) &&
-      !p.present('base_url') &&
-      !p.present('base_url_env')
-    ) {
+    const google = readGoogleFields(p, kind);
+    const needsBaseUrl =
+      kind !== undefined && UPSTREAM_KINDS[kind].remote && !regionImpliesBaseUrl(kind) && !hasDefaultBaseUrl(kind);
+    if (needsBaseUrl && !p.present('base_url') && !p.present('base_url_env')) {
       p.issues.push({ path: p.path, message: `provider of kind "${kind}" needs base_url or base_url_env` });
     }
     const t = p.object('timeouts', TIMEOUT_KEYS);
@@ -240,6 +246,7 @@ function readProviders(root: ObjectReader): ProviderConfig[] {
       datacenters: p.stringArray('datacenters', { pattern: COUNTRY, patternHint: 'an ISO 3166 alpha-2 code' }) ?? null,
       azure: readAzureFields(p, kind),
       bedrock,
+      google,
     };
     out.push(provider);
   }

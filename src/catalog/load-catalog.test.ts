@@ -413,6 +413,8 @@ describe('loadCatalog', () => {
         AZURE_OPENAI_ENDPOINT: 'https://contoso.openai.azure.com',
         AZURE_OPENAI_API_KEY: 'k',
         AWS_REGION: 'us-east-1',
+        GEMINI_API_KEY: 'k',
+        GOOGLE_CLOUD_PROJECT: 'my-project-1',
       },
     });
     assert.ok(withKeys.catalog.providers.every((p) => p.available));

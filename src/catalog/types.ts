@@ -7,6 +7,7 @@
 import type { ProviderKind } from '../wire/index.js';
 import type { AzureSettings } from './provider-fields/azure.js';
 import type { BedrockSettings } from './provider-fields/bedrock.js';
+import type { GoogleProvider } from './provider-fields/google.js';
 
 /** The kind of a provider (src/wire/index.ts): the dialects it speaks; one adapter per kind. */
 export type { ProviderKind } from '../wire/index.js';
@@ -67,6 +68,8 @@ export interface CatalogProvider {
   getApiKey(): string | null;
   /** `kind: bedrock` only: the region it signs for and the AWS profile, if one is named. */
   readonly bedrock?: BedrockSettings;
+  /** Vertex AI's project, location and credentials file (null on other kinds). */
+  readonly google: GoogleProvider | null;
 }
 
 /** Per-token prices in USD (numbers). Optional entries are absent when not configured. */

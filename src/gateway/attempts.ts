@@ -1,8 +1,7 @@
-import type { ProviderEndpointConfig } from '../providers/index.js';
-import { endpointAuth } from '../providers/endpoint-auth.js';
+import { endpointAuth, type ProviderEndpointConfig } from '../providers/index.js';
 import { isUpstreamError, type UpstreamError } from '../upstream/upstream-error.js';
 import type { EndpointHealth, RouteCandidate } from '../domain/routing/index.js';
-import type { CatalogProvider } from '../catalog/index.js';
+import type { Catalog, CatalogProvider } from '../catalog/index.js';
 
 export interface Attempt {
   provider: string;
@@ -40,6 +39,14 @@ export function endpointConfig(provider: CatalogProvider): ProviderEndpointConfi
   return config;
 }
 
+/**
+ * Builds the endpoint config of every available provider of a catalog now, so that credentials
+ * fetched in the background (Vertex AI's tokens) are on their way before the first call.
+ */
+export function prepareEndpoints(catalog: Catalog): void {
+  for (const provider of catalog.providers) if (provider.available) endpointConfig(provider);
+}
+
 function buildEndpointConfig(provider: CatalogProvider): ProviderEndpointConfig {
   const apiKey = provider.getApiKey();
   return Object.freeze({
@@ -55,6 +62,7 @@ function buildEndpointConfig(provider: CatalogProvider): ProviderEndpointConfig 
       firstByteMs: provider.timeouts.firstByteMs ?? DEFAULT_TIMEOUTS.firstByteMs,
       idleMs: provider.timeouts.idleMs ?? DEFAULT_TIMEOUTS.idleMs,
     }),
+    google: provider.google,
   });
 }
 

@@ -22,6 +22,7 @@ function provider(over: Partial<CatalogProvider>): CatalogProvider {
     datacenters: null,
     getApiKey: () => null,
     azure: null,
+    google: null,
     bedrock: { region: 'us-east-1', profile: 'missing-profile-for-this-test' },
     ...over,
   };

@@ -1,5 +1,6 @@
 import type { CatalogProvider } from '../catalog/index.js';
 import { entraTokenAuth } from '../upstream/auth/entra-token.js';
+import { googleTokenAuth } from '../upstream/auth/google-token.js';
 import { staticAuth, type UpstreamAuth } from '../upstream/auth/index.js';
 import { UPSTREAM_KINDS } from '../wire/index.js';
 import { bedrockAuth } from './bedrock/auth.js';
@@ -11,34 +12,36 @@ import { bedrockAuth } from './bedrock/auth.js';
  */
 const renewing = new Map<string, UpstreamAuth>();
 
-function kept(key: string, make: () => UpstreamAuth): UpstreamAuth {
-  let auth = renewing.get(key);
+function kept(key: readonly unknown[], make: () => UpstreamAuth): UpstreamAuth {
+  const id = JSON.stringify(key);
+  let auth = renewing.get(id);
   if (auth === undefined) {
     auth = make();
-    renewing.set(key, auth);
+    auth.start?.();
+    renewing.set(id, auth);
   }
   return auth;
 }
 
 /**
  * The credential of a provider's requests, by its kind's scheme: a static key in a header, an AWS
- * signer (Bedrock without a key), or a Microsoft Entra ID token (Azure with `auth: entra`, from
- * the standard `AZURE_*` environment). A renewing credential starts fetching when the provider's
- * endpoint config is built and renews in the background from then on, so only a call made before
- * the first fetch finishes can wait for it.
+ * signer (Bedrock without a key), a Microsoft Entra ID token (Azure with `auth: entra`, from the
+ * standard `AZURE_*` environment) or Google access tokens (Vertex AI). A renewing credential starts
+ * fetching when the provider's endpoint config is built and renews in the background from then
+ * on, so a call waits only while none is held yet.
  */
 export function endpointAuth(provider: CatalogProvider, apiKey: string | null): UpstreamAuth {
   if (provider.azure?.auth === 'entra')
-    return kept(JSON.stringify(['entra', provider.id]), () => {
-      const auth = entraTokenAuth({ providerId: provider.id });
-      auth.start?.();
-      return auth;
-    });
+    return kept(['entra', provider.id], () => entraTokenAuth({ providerId: provider.id }));
   const scheme = UPSTREAM_KINDS[provider.kind].auth;
+  if (scheme === 'google-oauth') {
+    const keyFile = provider.google?.credentialsFile ?? null;
+    return kept(['google', provider.id, keyFile], () => googleTokenAuth({ providerId: provider.id, keyFile }));
+  }
   if (scheme !== 'sigv4' || apiKey !== null) return staticAuth(scheme, apiKey);
   const region = provider.bedrock?.region ?? 'us-east-1';
   const profile = provider.bedrock?.profile ?? null;
-  return kept(JSON.stringify(['sigv4', provider.id, region, profile]), () =>
+  return kept(['sigv4', provider.id, region, profile], () =>
     bedrockAuth({ providerId: provider.id, region, profile, apiKey: null }),
   );
 }

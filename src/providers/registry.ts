@@ -3,6 +3,8 @@ import { AnthropicAdapter } from './anthropic/adapter.js';
 import { AzureOpenAiAdapter } from './azure/adapter.js';
 import { BedrockAdapter } from './bedrock/adapter.js';
 import { DemoAdapter, type DemoAdapterOptions } from './demo/adapter.js';
+import { GeminiAdapter } from './google/gemini-adapter.js';
+import { VertexAdapter } from './google/vertex-adapter.js';
 import { OpenAiCompatibleAdapter } from './openai-compatible/adapter.js';
 import type { ProviderAdapter, ProviderKind } from '../wire/adapter.js';
 
@@ -30,6 +32,8 @@ export function createProviderRegistry(options: ProviderRegistryOptions = {}): P
     demo: new DemoAdapter(options.demo),
     azure: new AzureOpenAiAdapter(http),
     bedrock: new BedrockAdapter(http),
+    gemini: new GeminiAdapter(http),
+    vertex: new VertexAdapter(http),
   };
   return {
     get(kind: ProviderKind): ProviderAdapter {

@@ -64,6 +64,8 @@ const ERROR_BODY_BYTES = 64 * 1024;
 export interface VendorError {
   message: string | null;
   code: string | number | null;
+  /** The HTTP status to map instead of the answer's, when the vendor's code says otherwise (a refused key answered 400). */
+  status?: number;
 }
 
 /** The single HTTP client of the gateway towards providers (undici Pool per origin). */
@@ -252,7 +254,7 @@ export async function failFromResponse(
   throw fromHttpStatus({
     providerId: call.providerId,
     apiKey: call.apiKey,
-    upstreamStatus: res.status,
+    upstreamStatus: vendor.status ?? res.status,
     upstreamMessage: vendor.message ?? (raw.trim() === '' ? null : raw.slice(0, 300)),
     providerCode: vendor.code,
     retryAfterMs: parseRetryAfter(res.headers),

@@ -31,6 +31,8 @@ export interface ProviderEndpointConfig {
   timeouts: { connectMs: number; firstByteMs: number; idleMs: number };
   /** Kind `azure` only: which Azure OpenAI API the URLs follow (absent for other kinds). */
   azure?: AzureSettings;
+  /** Vertex AI's project and location (its URLs name them); absent on other kinds. */
+  google?: { readonly project: string; readonly location: string } | null;
 }
 
 export interface CallContext {
@@ -84,6 +86,11 @@ export interface ProviderAdapter {
     body: JsonRecord,
     ctx: CallContext,
   ): Promise<AsyncIterable<NativeEvent>>;
+  /**
+   * The prompt tokens of a chat as the upstream's own tokenizer counts them (Gemini's
+   * `countTokens`); absent where the upstream has no such call (`count_tokens` then estimates).
+   */
+  countTokens?(endpoint: ProviderEndpointConfig, req: CanonicalChatRequest, ctx: CallContext): Promise<number>;
   /** Absent on wire formats without embeddings (the catalog refuses such endpoints for embedding models). */
   embeddings?(
     endpoint: ProviderEndpointConfig,

@@ -3,8 +3,9 @@
  * one per kind. The catalog's provider kinds, `ProviderKind`, the `api_type` a generation records
  * (`ApiType`), which kinds serve embeddings and which take a client's body natively all derive
  * from here. Each dialect's code is its folder, `src/wire/<dialect>/` (docs/architecture.md,
- * "Adding a wire dialect"). This file imports nothing, so every layer may read it.
+ * "Adding a wire dialect"). This file imports only a type of the transport, so every layer may read it.
  */
+import type { UpstreamAuthScheme } from '../upstream/auth/types.js';
 
 /**
  * Every wire format, with the API surface recorded for a call that comes in on it (a
@@ -16,28 +17,31 @@ export const DIALECTS = {
   'openai-responses': { apiType: 'responses' },
   'openai-embeddings': { apiType: 'embeddings' },
   'anthropic-messages': { apiType: 'messages' },
-  // Upstream-only formats (no client comes in on them).
-  'bedrock-converse': { apiType: null },
-  'bedrock-invoke': { apiType: null },
 } as const;
 
-export type WireDialect = keyof typeof DIALECTS;
+/** Wire formats Switchyard only speaks to upstreams (no client calls in them, so no API surface). */
+export const UPSTREAM_DIALECTS = ['bedrock-converse', 'bedrock-invoke', 'gemini-generate'] as const;
+
+export type WireDialect = keyof typeof DIALECTS | (typeof UPSTREAM_DIALECTS)[number];
 
 /** The API surface a generation came in on (`api_surface`). */
-export type ApiType = NonNullable<(typeof DIALECTS)[WireDialect]['apiType']>;
+export type ApiType = (typeof DIALECTS)[keyof typeof DIALECTS]['apiType'];
 
 /** How an upstream kind is called: the dialects it speaks, its credential, whether it has a URL. */
 export interface UpstreamKind {
   /** The dialects its endpoints answer; a call in one of them goes to it natively (untranslated). */
   readonly speaks: readonly WireDialect[];
   /**
-   * Where the key goes (src/upstream/auth): `authorization: Bearer`, `x-api-key`, `api-key`, none,
-   * or an AWS SigV4 signature (a configured key is then a bearer token instead).
+   * The credential (src/upstream/auth): the key as `authorization: Bearer`, `x-api-key`,
+   * `api-key` or `x-goog-api-key`, none, an AWS SigV4 signature (a configured key is then a bearer
+   * token instead), or Google access tokens.
    */
-  readonly auth: 'bearer' | 'x-api-key' | 'api-key' | 'none' | 'sigv4';
+  readonly auth: UpstreamAuthScheme;
   /** False for a provider answered in-process (no base URL, no key). */
   readonly remote: boolean;
-  /** Upstream models of this kind that take a client's Messages body natively (Claude on a cloud). */
+  /** Serves `/embeddings` through its own wire (when it does not speak `openai-embeddings`). */
+  readonly embeds?: boolean;
+  /** Upstream models (by name) that take a client's Messages body natively though the kind does not. */
   readonly nativeMessages?: RegExp;
 }
 
@@ -53,7 +57,16 @@ export const UPSTREAM_KINDS = {
     speaks: ['bedrock-converse', 'bedrock-invoke'],
     auth: 'sigv4',
     remote: true,
+    embeds: true, // Titan and Cohere through InvokeModel
     nativeMessages: /(^|[./:])anthropic\./,
+  },
+  // The Gemini API (API key) and Vertex AI (Google OAuth; its Claude models take Messages natively).
+  gemini: { speaks: ['gemini-generate'], auth: 'x-goog-api-key', remote: true, embeds: true },
+  vertex: {
+    speaks: ['gemini-generate'],
+    auth: 'google-oauth',
+    remote: true,
+    nativeMessages: /^publishers\/anthropic\//,
   },
 } as const satisfies Record<string, UpstreamKind>;
 
@@ -61,21 +74,17 @@ export type ProviderKind = keyof typeof UPSTREAM_KINDS;
 
 export const PROVIDER_KINDS = Object.keys(UPSTREAM_KINDS) as readonly ProviderKind[];
 
-export const API_TYPES: readonly ApiType[] = [
-  ...new Set(Object.values(DIALECTS).flatMap((d): ApiType[] => (d.apiType === null ? [] : [d.apiType]))),
-];
+export const API_TYPES: readonly ApiType[] = [...new Set(Object.values(DIALECTS).map((d) => d.apiType))];
 
-/** The dialects that carry embeddings: a kind speaking one can serve an embeddings model. */
-const EMBEDDING_DIALECTS: readonly WireDialect[] = ['openai-embeddings', 'bedrock-invoke'];
+/** Whether endpoints of this kind serve embeddings (in OpenAI's dialect or their own). */
+export function servesEmbeddings(kind: ProviderKind): boolean {
+  const entry: UpstreamKind = UPSTREAM_KINDS[kind];
+  return entry.embeds === true || speaks(kind, 'openai-embeddings');
+}
 
 /** Whether endpoints of this kind answer calls in this dialect as they are. */
 export function speaks(kind: ProviderKind, dialect: WireDialect): boolean {
   return (UPSTREAM_KINDS[kind].speaks as readonly WireDialect[]).includes(dialect);
-}
-
-/** Whether endpoints of this kind can serve embeddings models. */
-export function servesEmbeddings(kind: ProviderKind): boolean {
-  return EMBEDDING_DIALECTS.some((dialect) => speaks(kind, dialect));
 }
 
 /**

@@ -2,13 +2,15 @@
  * Fake upstream (plain node:http, no artificial delay), OpenAI-compatible and Anthropic-format:
  * POST …/chat/completions answers the ~1.5 KB completion, or with `"stream": true` the 20-event
  * SSE stream, each event its own write; POST …/messages answers the same text as an Anthropic
- * message, or its 23-event stream. Body fields `bench_chunk_interval_ms` and
+ * message, or its 23-event stream; POST …:generateContent / :streamGenerateContent the same as
+ * Gemini's answer or its 17-event stream. Body fields `bench_chunk_interval_ms` and
  * `bench_stream_events` pace and lengthen the stream (used only by the concurrent-stream test). Prints nothing; reports its port over IPC.
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { reportReady } from '../child.js';
 import { anthropicMessageJson, anthropicSseEvents, completionJson, sseEvents } from '../payloads.js';
 import { converseJson, converseStreamFrames } from '../bedrock-payloads.js';
+import { geminiResponseJson, geminiSseEvents } from '../payloads-gemini.js';
 
 const JSON_BODY = Buffer.from(completionJson());
 const EVENTS = sseEvents().map((e) => Buffer.from(e));
@@ -16,6 +18,8 @@ const ANTHROPIC_JSON_BODY = Buffer.from(anthropicMessageJson());
 const ANTHROPIC_EVENTS = anthropicSseEvents().map((e) => Buffer.from(e));
 const CONVERSE_JSON_BODY = Buffer.from(converseJson());
 const CONVERSE_FRAMES = converseStreamFrames();
+const GEMINI_JSON_BODY = Buffer.from(geminiResponseJson());
+const GEMINI_EVENTS = geminiSseEvents().map((e) => Buffer.from(e));
 
 interface Wanted {
   stream: boolean;
@@ -99,11 +103,28 @@ function answerConverse(res: ServerResponse, stream: boolean): void {
   res.end();
 }
 
+/** Gemini's generateContent (the whole answer) or streamGenerateContent (every event its own write). */
+function answerGemini(res: ServerResponse, stream: boolean): void {
+  if (!stream) {
+    res.writeHead(200, { 'content-type': 'application/json', 'content-length': GEMINI_JSON_BODY.length });
+    res.end(GEMINI_JSON_BODY);
+    return;
+  }
+  res.writeHead(200, { 'content-type': 'text/event-stream' });
+  for (const event of GEMINI_EVENTS) res.write(event);
+  res.end();
+}
+
 function answer(req: IncomingMessage, res: ServerResponse, raw: string): void {
   // Azure's deployment URL ends in `?api-version=…`: the route is the path without the query.
   const path = (req.url ?? '').split('?')[0] ?? '';
   if (req.method === 'POST' && path.startsWith('/model/')) {
     answerConverse(res, path.endsWith('/converse-stream'));
+    return;
+  }
+  const gemini = req.method === 'POST' ? /:(generateContent|streamGenerateContent)$/.exec(path) : null;
+  if (gemini !== null) {
+    answerGemini(res, gemini[1] === 'streamGenerateContent');
     return;
   }
   if (req.method === 'POST' && path.endsWith('/messages')) {

@@ -1,5 +1,5 @@
 import type { CanonicalChatRequest, CanonicalChatResponse, CanonicalChunk } from '../../canonical/index.js';
-import { protocolError, type UpstreamHttpClient, type UpstreamResponse } from '../../upstream/index.js';
+import type { UpstreamHttpClient, UpstreamResponse } from '../../upstream/index.js';
 import { primeStream } from '../../wire/primed-stream.js';
 import type { CallContext, ProviderAdapter, ProviderEndpointConfig } from '../../wire/adapter.js';
 import {
@@ -10,8 +10,7 @@ import {
 } from '../../wire/anthropic-messages/outbound/native.js';
 import type { JsonRecord } from '../../canonical/json.js';
 import { messagesBody } from '../../wire/anthropic-messages/outbound/request.js';
-import { messagesResponse } from '../../wire/anthropic-messages/outbound/response.js';
-import { anthropicChunks } from '../../wire/anthropic-messages/outbound/stream.js';
+import { claudeAnswer, claudeStream } from './answers.js';
 import { postTo } from '../wire-target.js';
 import { withForwardedHeaders } from './forward-headers.js';
 import { messagesTarget } from './target.js';
@@ -40,9 +39,7 @@ export class AnthropicAdapter implements ProviderAdapter {
     ctx: CallContext,
   ): Promise<CanonicalChatResponse> {
     const res = await this.post(endpoint, req, false, ctx);
-    const out = messagesResponse(await res.json(), { model: req.model, id: `gen-${ctx.requestId}` });
-    if (out === null) throw protocolError(endpoint.providerId, 'Provider returned a body without content');
-    return out;
+    return claudeAnswer(res, endpoint, req, ctx);
   }
 
   async chatStream(
@@ -51,14 +48,7 @@ export class AnthropicAdapter implements ProviderAdapter {
     ctx: CallContext,
   ): Promise<AsyncIterable<CanonicalChunk>> {
     const res = await this.post(endpoint, req, true, ctx);
-    return primeStream(
-      anthropicChunks(res, {
-        providerId: endpoint.providerId,
-        apiKey: endpoint.apiKey,
-        fallbackId: `gen-${ctx.requestId}`,
-        model: req.model,
-      }),
-    );
+    return claudeStream(res, endpoint, req, ctx);
   }
 
   /** A Messages body passed through natively (`model` already the upstream's; `stream` set here). */

@@ -1,4 +1,4 @@
-import type { UpstreamAuth } from './types.js';
+import type { UpstreamAuth, UpstreamAuthScheme } from './types.js';
 
 /**
  * Credentials that never change: one key in one header. The headers object is built once and
@@ -26,13 +26,11 @@ export const headerKeyAuth = (header: string, key: string): UpstreamAuth => oneH
 
 /**
  * The static credential of a scheme the wire registry names; no key means no credential. A key on
- * a signing scheme (`sigv4`: a Bedrock API key) is a bearer token in place of a signature.
+ * a signing scheme (`sigv4`: a Bedrock API key) is a bearer token in place of a signature; a token
+ * scheme (`google-oauth`) has no static credential: its provider gets a token source.
  */
-export function staticAuth(
-  scheme: 'bearer' | 'x-api-key' | 'api-key' | 'none' | 'sigv4',
-  key: string | null,
-): UpstreamAuth {
-  if (key === null || scheme === 'none') return NO_AUTH;
-  if (scheme === 'api-key') return headerKeyAuth('api-key', key);
+export function staticAuth(scheme: UpstreamAuthScheme, key: string | null): UpstreamAuth {
+  if (key === null || scheme === 'none' || scheme === 'google-oauth') return NO_AUTH;
+  if (scheme === 'api-key' || scheme === 'x-goog-api-key') return headerKeyAuth(scheme, key);
   return scheme === 'x-api-key' ? xApiKeyAuth(key) : bearerAuth(key);
 }

@@ -19,3 +19,11 @@ export interface UpstreamAuth {
   /** Stops timers; the process may exit afterwards. */
   close?(): void;
 }
+
+/**
+ * How a kind's credential is sent or obtained: a key as `authorization: Bearer`, `x-api-key`,
+ * `api-key` or `x-goog-api-key`, none, an AWS SigV4 signature, or Google access tokens (the
+ * renewing ones are built in src/providers/endpoint-auth.ts).
+ */
+export type UpstreamAuthScheme =
+  'bearer' | 'x-api-key' | 'api-key' | 'x-goog-api-key' | 'none' | 'sigv4' | 'google-oauth';

@@ -61,3 +61,17 @@ export async function* upstreamEvents(res: EventSource): AsyncGenerator<SseEvent
   }
   for (const event of parser.end()) yield event;
 }
+
+/**
+ * An event's `data` as a JSON object: null for another JSON value (ignored by the dialects), a
+ * protocol error (502) when it is not JSON at all.
+ */
+export function eventJson(event: SseEvent, providerId: string): Record<string, unknown> | null {
+  let data: unknown;
+  try {
+    data = JSON.parse(event.data) as unknown;
+  } catch (err) {
+    throw protocolError(providerId, 'Provider sent an invalid stream event', err);
+  }
+  return typeof data === 'object' && data !== null && !Array.isArray(data) ? (data as Record<string, unknown>) : null;
+}

@@ -1,5 +1,5 @@
 import type { CanonicalUsage } from '../../../canonical/index.js';
-import { fromHttpStatus, upstreamEvents, protocolError, type EventSource } from '../../../upstream/index.js';
+import { eventJson, fromHttpStatus, upstreamEvents, protocolError, type EventSource } from '../../../upstream/index.js';
 import { isRecord, str, type JsonRecord } from '../../../canonical/json.js';
 import { canonicalUsage, readUsage, ZERO_USAGE, type AnthropicUsageCounts } from './response.js';
 import { anthropicErrorStatus } from './error-body.js';
@@ -42,13 +42,7 @@ export async function* nativeEvents(
 
 async function* parsedSse(res: EventSource, providerId: string): AsyncGenerator<{ event?: string; data: unknown }> {
   for await (const sse of upstreamEvents(res)) {
-    let data: unknown;
-    try {
-      data = JSON.parse(sse.data) as unknown;
-    } catch (err) {
-      throw protocolError(providerId, 'Provider sent an invalid stream event', err);
-    }
-    yield { event: sse.event, data };
+    yield { event: sse.event, data: eventJson(sse, providerId) };
   }
 }
 

@@ -1,5 +1,11 @@
 import type { CanonicalChunk, CanonicalDelta } from '../../../canonical/index.js';
-import { fromHttpStatus, upstreamEvents, protocolError, type UpstreamResponse } from '../../../upstream/index.js';
+import {
+  eventJson,
+  fromHttpStatus,
+  upstreamEvents,
+  protocolError,
+  type UpstreamResponse,
+} from '../../../upstream/index.js';
 import { int, isRecord, nowSeconds, str, type JsonRecord } from '../../../canonical/json.js';
 import {
   canonicalUsage,
@@ -57,13 +63,8 @@ export async function* anthropicChunks(
   };
   for await (const event of upstreamEvents(res)) {
     if (st.stopped) continue; // drain so the socket can be reused
-    let data: unknown;
-    try {
-      data = JSON.parse(event.data) as unknown;
-    } catch (err) {
-      throw protocolError(opts.providerId, 'Provider sent an invalid stream event', err);
-    }
-    if (!isRecord(data)) continue;
+    const data = eventJson(event, opts.providerId);
+    if (data === null) continue;
     const type = str(data.type) ?? event.event;
     switch (type) {
       case 'message_start': {

@@ -1,0 +1,7 @@
+/** The Gemini `generateContent` wire (the Gemini API and Vertex AI's Google models): upstream only. */
+export { generateContentBody } from './request.js';
+export { generateContentResponse } from './response.js';
+export { geminiChunks, type GeminiStreamOptions } from './stream.js';
+export { readGoogleError, googleErrorStatus } from './error-body.js';
+export { batchEmbedBody, batchEmbedResponse } from './embeddings.js';
+export { THOUGHT_SIGNATURE_FORMAT, geminiUsage } from './parts.js';

@@ -1,0 +1,3 @@
+import { docTestGuide } from '../guide-runner.js';
+
+docTestGuide('12-google-cloud.md');
