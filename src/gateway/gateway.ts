@@ -4,10 +4,11 @@ import type { RouteCandidate } from '../domain/routing/index.js';
 import { errors, isGatewayError, type GatewayError } from '../errors/index.js';
 import type { CallContext, ProviderEndpointConfig } from '../providers/index.js';
 import { AttemptsFailed, firstSuccessful, type Attempt, type AttemptOutcome } from './attempts.js';
-import type { AcceptedCall, CallInput, CallSink, ChunkOf, KindTypes } from './call.js';
+import type { AcceptedCall, CallInput, CallSink, ChunkOf } from './call.js';
 import { traceAttempts, type CallTrace, type CallTracer } from './call-tracer.js';
 import { costOf, type CallCost } from './cost.js';
 import { prepareCall, type PrepareDeps, type PreparedCall } from './prepare.js';
+import { nativeFor } from './native.js';
 import { relabelAnswer, relabelChunk } from './relabel.js';
 
 export interface GatewayDeps extends PrepareDeps {
@@ -116,12 +117,7 @@ export class Gateway {
     call: PreparedCall<K>,
     signal: AbortSignal,
     outcome: Outcome,
-    send: (
-      req: KindTypes[K]['request'],
-      candidate: RouteCandidate,
-      endpoint: ProviderEndpointConfig,
-      ctx: CallContext,
-    ) => Promise<T>,
+    send: (candidate: RouteCandidate, endpoint: ProviderEndpointConfig, ctx: CallContext) => Promise<T>,
   ): Promise<AttemptOutcome<T> | GatewayError> {
     try {
       const done = await firstSuccessful({
@@ -129,7 +125,7 @@ export class Gateway {
         health: this.deps.health,
         signal,
         call: traceAttempts(outcome.trace, (c, endpoint, traceHeaders) =>
-          send(call.strategy.request(call.body, c.endpoint.upstreamModel), c, endpoint, {
+          send(c, endpoint, {
             signal,
             requestId: call.requestId,
             traceHeaders,
@@ -157,9 +153,13 @@ export class Gateway {
     sink: CallSink<K>,
     outcome: Outcome,
   ): Promise<void> {
-    const done = await this.attempts(call, signal, outcome, (req, c, endpoint, ctx) =>
-      call.strategy.send(this.adapter(c), endpoint, req, ctx),
-    );
+    const { strategy } = call;
+    const done = await this.attempts(call, signal, outcome, (c, endpoint, ctx) => {
+      const native = nativeFor(call.native, c);
+      if (native !== null && strategy.sendNative !== undefined)
+        return strategy.sendNative(this.adapter(c), endpoint, native, ctx);
+      return strategy.send(this.adapter(c), endpoint, strategy.request(call.body, c.endpoint.upstreamModel), ctx);
+    });
     if (!('value' in done)) return sink.fail(done, call.body.model ?? '');
     const { value, candidate } = done;
     const finish = call.strategy.finish(value);
@@ -180,9 +180,14 @@ export class Gateway {
     sink: CallSink<K>,
     outcome: Outcome,
   ): Promise<void> {
-    const done = await this.attempts(call, signal, outcome, (req, c, endpoint, ctx) =>
-      call.strategy.sendStream(this.adapter(c), endpoint, req, ctx),
-    );
+    const { strategy } = call;
+    const done = await this.attempts(call, signal, outcome, (c, endpoint, ctx) => {
+      const native = nativeFor(call.native, c);
+      if (native !== null && strategy.streamNative !== undefined)
+        return strategy.streamNative(this.adapter(c), endpoint, native, ctx);
+      const req = strategy.request(call.body, c.endpoint.upstreamModel);
+      return strategy.sendStream(this.adapter(c), endpoint, req, ctx);
+    });
     if (!('value' in done)) return sink.fail(done, call.body.model ?? '');
     sink.begin();
     const { candidate } = done;

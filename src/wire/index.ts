@@ -31,11 +31,22 @@ export interface UpstreamKind {
   readonly auth: 'bearer' | 'x-api-key' | 'none';
   /** False for a provider answered in-process (no base URL, no key). */
   readonly remote: boolean;
+  /**
+   * Dialects of `speaks` that only an endpoint whose catalog entry declares them takes natively
+   * (`native_responses: true`): servers of the kind's main dialect (vLLM, Ollama… for `openai`)
+   * need not serve them. Undeclared, such a call is translated as for any other kind.
+   */
+  readonly declared?: readonly WireDialect[];
 }
 
 /** The catalog's provider kinds. */
 export const UPSTREAM_KINDS = {
-  openai: { speaks: ['openai-chat', 'openai-completions', 'openai-embeddings'], auth: 'bearer', remote: true },
+  openai: {
+    speaks: ['openai-chat', 'openai-completions', 'openai-embeddings', 'openai-responses'],
+    auth: 'bearer',
+    remote: true,
+    declared: ['openai-responses'],
+  },
   anthropic: { speaks: ['anthropic-messages'], auth: 'x-api-key', remote: true },
   demo: { speaks: ['openai-chat', 'openai-embeddings'], auth: 'none', remote: false },
 } as const satisfies Record<string, UpstreamKind>;
@@ -49,4 +60,13 @@ export const API_TYPES: readonly ApiType[] = [...new Set(Object.values(DIALECTS)
 /** Whether endpoints of this kind answer calls in this dialect as they are. */
 export function speaks(kind: ProviderKind, dialect: WireDialect): boolean {
   return (UPSTREAM_KINDS[kind].speaks as readonly WireDialect[]).includes(dialect);
+}
+
+/**
+ * The dialects one endpoint of this kind takes natively: the kind's, less those it speaks only
+ * when the catalog entry declares them (`declared`) and this one did not.
+ */
+export function nativeDialects(kind: ProviderKind, declared: readonly WireDialect[]): readonly WireDialect[] {
+  const entry: UpstreamKind = UPSTREAM_KINDS[kind];
+  return entry.speaks.filter((d) => entry.declared?.includes(d) !== true || declared.includes(d));
 }

@@ -1,4 +1,11 @@
-import { checkMessages, toCanonicalChatRequest, type ChatRequestBody } from '../../canonical/index.js';
+import {
+  checkMessages,
+  toCanonicalChatRequest,
+  type ChatRequestBody,
+  type NativeUpstreamRequest,
+} from '../../canonical/index.js';
+import { errors } from '../../errors/index.js';
+import type { ProviderAdapter } from '../../providers/index.js';
 import { mergePreset } from '../../domain/presets/index.js';
 import type { TextSegment } from '../../filters/index.js';
 import type { BodyTexts, KindStrategy } from './strategy.js';
@@ -70,7 +77,15 @@ function rewrite(
   return { ...body, messages };
 }
 
-/** `POST /chat/completions` and every surface decoded to a chat. */
+/** An adapter that takes this dialect natively (the registry says its kind speaks it). */
+function nativeAdapter(adapter: ProviderAdapter, req: NativeUpstreamRequest): Required<Pick<ProviderAdapter, 'native' | 'nativeStream'>> {
+  const { native, nativeStream } = adapter;
+  if (native === undefined || nativeStream === undefined)
+    throw errors.internal(new Error(`The ${adapter.kind} adapter has no native ${req.dialect}`));
+  return { native: native.bind(adapter), nativeStream: nativeStream.bind(adapter) };
+}
+
+/** `POST /chat/completions` and every surface decoded to a chat (Messages and Responses too: their native body rides beside it). */
 export const chatStrategy: KindStrategy<'chat'> = {
   kind: 'chat',
   mergePreset: (body, version) => mergePreset(body, version),
@@ -80,6 +95,8 @@ export const chatStrategy: KindStrategy<'chat'> = {
   request: (body, upstreamModel) => toCanonicalChatRequest(body, upstreamModel),
   send: (adapter, endpoint, req, ctx) => adapter.chat(endpoint, req, ctx),
   sendStream: (adapter, endpoint, req, ctx) => adapter.chatStream(endpoint, req, ctx),
+  sendNative: (adapter, endpoint, req, ctx) => nativeAdapter(adapter, req).native(endpoint, req, ctx),
+  streamNative: (adapter, endpoint, req, ctx) => nativeAdapter(adapter, req).nativeStream(endpoint, req, ctx),
   finish(answer) {
     const first = answer.choices[0];
     return { reason: first?.finish_reason ?? null, native: first?.native_finish_reason ?? null };
