@@ -13,4 +13,5 @@ export * from './embeddings.js';
 export * from './embeddings-schema.js';
 export * from './json.js';
 export * from './native.js';
+export * from './estimate-text.js';
 export * from './call.js';

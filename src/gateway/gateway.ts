@@ -181,17 +181,23 @@ export class Gateway {
     outcome: Outcome,
   ): Promise<void> {
     const { strategy } = call;
+    // The prompt as the one usage estimate counts it: of the canonical request sent, or the screened texts.
+    const prompts = new Map<RouteCandidate, () => string>();
     const done = await this.attempts(call, signal, outcome, (c, endpoint, ctx) => {
       const native = nativeFor(call.native, c);
       if (native !== null && strategy.streamNative !== undefined)
         return strategy.streamNative(this.adapter(c), endpoint, native, ctx);
       const req = strategy.request(call.body, c.endpoint.upstreamModel);
+      prompts.set(c, () => strategy.promptText(req));
       return strategy.sendStream(this.adapter(c), endpoint, req, ctx);
     });
     if (!('value' in done)) return sink.fail(done, call.body.model ?? '');
     sink.begin();
     const { candidate } = done;
+    const pricing = candidate.endpoint.pricing;
     const label = { generationId: call.generationId, candidate };
+    const relabel = (chunk: ChunkOf<K>) =>
+      relabelChunk(chunk, label, chunk.usage === undefined ? null : costOf(chunk.usage, pricing));
     const streamed: string[] = [];
     // From the finish reason on, chunks (usage, the format's closing events) wait for the settle.
     const held: ChunkOf<K>[] = [];
@@ -199,19 +205,14 @@ export class Gateway {
     try {
       for await (const chunk of done.value) {
         outcome.upstreamId ??= chunk.id;
-        outcome.finishReason = call.strategy.chunkFinish(chunk) ?? outcome.finishReason;
-        if (outcome.usage === null) call.strategy.keepText(chunk, streamed);
-        let cost: CallCost | null = null;
-        if (chunk.usage !== undefined) {
-          outcome.usage = chunk.usage;
-          outcome.cost = cost = costOf(chunk.usage, candidate.endpoint.pricing);
-        }
-        const relabelled = relabelChunk(chunk, label, cost);
+        outcome.finishReason = strategy.chunkFinish(chunk) ?? outcome.finishReason;
+        if (chunk.usage !== undefined) outcome.usage = chunk.usage;
+        else if (outcome.usage === null) strategy.keepText(chunk, streamed);
         if (outcome.finishReason !== null) {
-          held.push(relabelled);
+          held.push(chunk);
           continue;
         }
-        const drained = sink.chunk(relabelled);
+        const drained = sink.chunk(relabel(chunk));
         if (drained !== undefined) await drained;
         if (signal.aborted) break;
       }
@@ -221,14 +222,18 @@ export class Gateway {
     }
     outcome.cancelled = signal.aborted;
     if (outcome.usage === null) {
-      const prompt = call.texts.map((t) => t.text).join('\n');
+      // The one estimate of a stream the upstream reported no usage for; a whole stream's last chunk carries it.
+      const prompt = prompts.get(candidate)?.() ?? call.texts.map((t) => t.text).join('\n');
       outcome.usage = estimatedUsage(prompt, streamed.join(''));
+      const last = held.at(-1);
+      if (last !== undefined && outcome.error === null) last.usage = outcome.usage;
     }
+    outcome.cost = costOf(outcome.usage, pricing);
     // The charge is in the ledger journal before the stream's last event leaves (docs/metering.md).
     this.settle(call, outcome);
     for (const chunk of held) {
       if (signal.aborted) break;
-      const drained = sink.chunk(chunk);
+      const drained = sink.chunk(relabel(chunk));
       if (drained !== undefined) await drained;
     }
     if (outcome.error !== null && !signal.aborted) await sink.fail(outcome.error, candidate.model.slug);

@@ -1,5 +1,7 @@
 import {
   checkMessages,
+  deltaText,
+  messagesText,
   toCanonicalChatRequest,
   type ChatRequestBody,
   type NativeUpstreamRequest,
@@ -107,9 +109,7 @@ export const chatStrategy: KindStrategy<'chat'> = {
     return null;
   },
   keepText(chunk, into) {
-    for (const choice of chunk.choices) {
-      if (choice.delta.content !== undefined && choice.delta.content !== null) into.push(choice.delta.content);
-      if (choice.delta.tool_calls !== undefined) into.push(JSON.stringify(choice.delta.tool_calls));
-    }
+    for (const choice of chunk.choices) into.push(deltaText(choice.delta));
   },
+  promptText: (req) => messagesText(req.messages),
 };

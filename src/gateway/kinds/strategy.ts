@@ -72,7 +72,9 @@ export interface KindStrategy<K extends CallKind> {
   chunkFinish(chunk: KindTypes[K]['chunk']): string | null;
   /**
    * Appends the text a chunk streamed to the client. It is tokenised once, at the end, and only
-   * when the upstream never reported usage (a cut stream).
+   * when the upstream never reported usage: the gateway is the one estimator of a stream's usage.
    */
   keepText(chunk: KindTypes[K]['chunk'], into: string[]): void;
+  /** The prompt of a canonical request as an estimate counts it (the adapters count a JSON answer's alike). */
+  promptText(req: KindTypes[K]['request']): string;
 }

@@ -8,7 +8,7 @@ import type {
   CanonicalEmbeddingsRequest,
   CanonicalEmbeddingsResponse,
 } from '../../canonical/index.js';
-import { estimatedUsage, parseOpenAiUsage } from '../../canonical/index.js';
+import { completionPrompt, estimatedUsage, messagesText, parseOpenAiUsage } from '../../canonical/index.js';
 import { protocolError, type UpstreamHttpClient, type UpstreamResponse } from '../../upstream/index.js';
 import { int, isRecord, nowSeconds, str } from '../../canonical/json.js';
 import { primeStream, type ClosableIterator } from '../../wire/primed-stream.js';
@@ -16,13 +16,7 @@ import type { CallContext, ProviderAdapter, ProviderEndpointConfig } from '../..
 import { postTo } from '../wire-target.js';
 import { chatBody, completionBody } from '../../wire/openai-chat/outbound/request.js';
 import { wireTarget } from './target.js';
-import {
-  chatChunk,
-  chatResponse,
-  completionChoices,
-  deltaText,
-  messagesText,
-} from '../../wire/openai-chat/outbound/response.js';
+import { chatChunk, chatResponse, completionChoices } from '../../wire/openai-chat/outbound/response.js';
 import { relayOpenAiStream } from '../../wire/openai-chat/outbound/stream-relay.js';
 import { embeddingsBody, embeddingsResponse } from '../../wire/openai-embeddings/outbound.js';
 
@@ -88,22 +82,20 @@ export class OpenAiCompatibleAdapter implements ProviderAdapter {
         meta.created = chunk.created;
         const usage = chunk.usage ?? null;
         delete chunk.usage; // held back: usage goes out in the last chunk only
-        let text = '';
-        let finished = false;
-        for (const choice of chunk.choices) {
-          text += deltaText(choice.delta);
-          if (choice.finish_reason !== null) finished = true;
-        }
-        return { chunk: chunk.choices.length === 0 ? null : chunk, usage, text, finished };
+        const finished = chunk.choices.some((choice) => choice.finish_reason !== null);
+        return { chunk: chunk.choices.length === 0 ? null : chunk, usage, finished };
       },
-      last: (meta, usage, output) => ({
-        id: meta.id,
-        object: 'chat.completion.chunk',
-        created: meta.created,
-        model: meta.model,
-        choices: [],
-        usage: usage ?? estimatedUsage(messagesText(req.messages), output),
-      }),
+      last: (meta, usage) => {
+        const chunk: CanonicalChunk = {
+          id: meta.id,
+          object: 'chat.completion.chunk',
+          created: meta.created,
+          model: meta.model,
+          choices: [],
+        };
+        if (usage !== null) chunk.usage = usage;
+        return chunk;
+      },
     });
   }
 
@@ -134,7 +126,7 @@ export class OpenAiCompatibleAdapter implements ProviderAdapter {
       created: int(body.created) ?? nowSeconds(),
       model: str(body.model) ?? req.model,
       choices,
-      usage: parseOpenAiUsage(body.usage) ?? estimatedUsage(promptOf(req), choices.map((c) => c.text).join('')),
+      usage: parseOpenAiUsage(body.usage) ?? estimatedUsage(completionPrompt(req), choices.map((c) => c.text).join('')),
     };
   }
 
@@ -169,22 +161,20 @@ export class OpenAiCompatibleAdapter implements ProviderAdapter {
         return {
           chunk,
           usage: parseOpenAiUsage(event.usage),
-          text: choices.map((c) => c.text).join(''),
           finished: choices.some((c) => c.finish_reason !== null),
         };
       },
-      last: (meta, usage, output) => ({
-        id: meta.id,
-        object: 'text_completion',
-        created: meta.created,
-        model: meta.model,
-        choices: [],
-        usage: usage ?? estimatedUsage(promptOf(req), output),
-      }),
+      last: (meta, usage) => {
+        const chunk: CanonicalCompletionChunk = {
+          id: meta.id,
+          object: 'text_completion',
+          created: meta.created,
+          model: meta.model,
+          choices: [],
+        };
+        if (usage !== null) chunk.usage = usage;
+        return chunk;
+      },
     });
   }
-}
-
-function promptOf(req: CanonicalCompletionRequest): string {
-  return typeof req.prompt === 'string' ? req.prompt : req.prompt.join('\n');
 }
