@@ -7,10 +7,16 @@ import type {
   CanonicalCompletionResponse,
   CanonicalEmbeddingsRequest,
   CanonicalEmbeddingsResponse,
+  NativeUpstreamRequest,
 } from '../../canonical/index.js';
+import { errors } from '../../errors/index.js';
+import { responsesUpstreamBody } from '../../wire/openai-responses/outbound/request.js';
+import { nativeResponse } from '../../wire/openai-responses/outbound/response.js';
+import { nativeResponseChunks } from '../../wire/openai-responses/outbound/stream.js';
+import { responsesTexts } from '../../wire/openai-responses/texts.js';
 import { completionPrompt, estimatedUsage, messagesText, parseOpenAiUsage } from '../../canonical/index.js';
 import { protocolError, type UpstreamHttpClient, type UpstreamResponse } from '../../upstream/index.js';
-import { int, isRecord, nowSeconds, str } from '../../canonical/json.js';
+import { int, isRecord, nowSeconds, str, type JsonRecord } from '../../canonical/json.js';
 import { primeStream, type ClosableIterator } from '../../wire/primed-stream.js';
 import type { CallContext, ProviderAdapter, ProviderEndpointConfig } from '../../wire/adapter.js';
 import { postTo } from '../wire-target.js';
@@ -99,6 +105,32 @@ export class OpenAiCompatibleAdapter implements ProviderAdapter {
     });
   }
 
+  /** A Responses body passed through natively (`model` already the upstream's) to `/responses`. */
+  async native(
+    endpoint: ProviderEndpointConfig,
+    req: NativeUpstreamRequest,
+    ctx: CallContext,
+  ): Promise<CanonicalChatResponse> {
+    const res = await this.post(endpoint, '/responses', responsesUpstreamBody(responsesOnly(req), false), false, ctx);
+    const out = nativeResponse(await res.json(), {
+      id: `resp-${ctx.requestId}`,
+      model: str(req.body.model) ?? '',
+      prompt: () => responsesTexts(req.body).segments.map((s) => s.text).join('\n'),
+    });
+    if (out === null) throw protocolError(endpoint.providerId, 'Provider returned a body without output');
+    return out;
+  }
+
+  /** The same, streamed: primed like chatStream, so errors before the first event can fall back. */
+  async nativeStream(
+    endpoint: ProviderEndpointConfig,
+    req: NativeUpstreamRequest,
+    ctx: CallContext,
+  ): Promise<AsyncIterable<CanonicalChunk>> {
+    const res = await this.post(endpoint, '/responses', responsesUpstreamBody(responsesOnly(req), true), true, ctx);
+    return primeStream(nativeResponseChunks(res, endpoint.providerId, endpoint.apiKey, str(req.body.model) ?? ''));
+  }
+
   async embeddings(
     endpoint: ProviderEndpointConfig,
     req: CanonicalEmbeddingsRequest,
@@ -177,4 +209,10 @@ export class OpenAiCompatibleAdapter implements ProviderAdapter {
       },
     });
   }
+}
+
+/** The body of a native call: Responses bodies are this kind's own (chat, completions and embeddings are canonical). */
+function responsesOnly(req: NativeUpstreamRequest): JsonRecord {
+  if (req.dialect !== 'openai-responses') throw errors.internal(new Error(`no native ${req.dialect} here`));
+  return req.body;
 }
