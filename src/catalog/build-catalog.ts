@@ -56,9 +56,7 @@ function buildProvider(config: ProviderConfig, env: Env): CatalogProvider {
     kind: config.kind,
     baseUrl: UPSTREAM_KINDS[config.kind].remote ? baseUrl : null,
     headers: Object.freeze({ ...config.headers }),
-    nativeDialects: Object.freeze(
-      nativeDialects(config.kind, config.nativeResponses ? ['openai-responses'] : []),
-    ),
+    nativeDialects: Object.freeze(nativeDialects(config.kind, config.nativeResponses ? ['openai-responses'] : [])),
     zdr: config.zdr,
     dataCollection: config.dataCollection ?? 'allow',
     timeouts: Object.freeze({ ...config.timeouts }),

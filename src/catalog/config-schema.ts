@@ -192,7 +192,8 @@ function readProviders(root: ObjectReader): ProviderConfig[] {
     if (kind !== undefined && UPSTREAM_KINDS[kind].remote && !p.present('base_url') && !p.present('base_url_env')) {
       p.issues.push({ path: p.path, message: `provider of kind "${kind}" needs base_url or base_url_env` });
     }
-    const declared: readonly string[] = kind === undefined ? [] : (UPSTREAM_KINDS[kind] as UpstreamKind).declared ?? [];
+    const declared: readonly string[] =
+      kind === undefined ? [] : ((UPSTREAM_KINDS[kind] as UpstreamKind).declared ?? []);
     if (p.present('native_responses') && kind !== undefined && !declared.includes('openai-responses'))
       p.fail('native_responses', `a provider of kind "${kind}" has no Responses API to declare`);
     const t = p.object('timeouts', TIMEOUT_KEYS);

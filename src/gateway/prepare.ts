@@ -120,7 +120,7 @@ export async function prepareCall<K extends CallKind>(
     const merged = await presets.apply({
       kind,
       key,
-      body: native.body as PresetTarget,
+      body: native.body,
       merge: (b, version) => nativeMerge(b, version) as PresetTarget,
     });
     if (merged.preset !== null) native = native.with(merged.body);

@@ -76,7 +76,11 @@ export interface ProviderAdapter {
    * canonical readings (finish, usage, streamed text) carrying the upstream's own body or events
    * (`native`), which the client's codec writes as they are. The stream is primed as chatStream's.
    */
-  native?(endpoint: ProviderEndpointConfig, req: NativeUpstreamRequest, ctx: CallContext): Promise<CanonicalChatResponse>;
+  native?(
+    endpoint: ProviderEndpointConfig,
+    req: NativeUpstreamRequest,
+    ctx: CallContext,
+  ): Promise<CanonicalChatResponse>;
   nativeStream?(
     endpoint: ProviderEndpointConfig,
     req: NativeUpstreamRequest,

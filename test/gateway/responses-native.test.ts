@@ -55,7 +55,7 @@ for (const dialect of dialects()) {
       return { status: res.status, body: done?.response as Response, events, text };
     };
     const sent = () => gw.fake.requests.at(-1);
-    const sentBody = () => (sent()?.body ?? {}) as Json;
+    const sentBody = () => sent()?.body ?? {};
 
     before(async () => {
       gw = await startGateway({ dialect, catalog: nativeCatalog });

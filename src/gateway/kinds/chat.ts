@@ -79,13 +79,9 @@ function rewrite(
   return { ...body, messages };
 }
 
-/** An adapter that takes this dialect natively (the registry says its kind speaks it). */
-function nativeAdapter(adapter: ProviderAdapter, req: NativeUpstreamRequest): Required<Pick<ProviderAdapter, 'native' | 'nativeStream'>> {
-  const { native, nativeStream } = adapter;
-  if (native === undefined || nativeStream === undefined)
-    throw errors.internal(new Error(`The ${adapter.kind} adapter has no native ${req.dialect}`));
-  return { native: native.bind(adapter), nativeStream: nativeStream.bind(adapter) };
-}
+/** A kind the registry says speaks a dialect whose adapter cannot send it: a wiring bug. */
+const noNative = (adapter: ProviderAdapter, req: NativeUpstreamRequest) =>
+  errors.internal(new Error(`The ${adapter.kind} adapter has no native ${req.dialect}`));
 
 /** `POST /chat/completions` and every surface decoded to a chat (Messages and Responses too: their native body rides beside it). */
 export const chatStrategy: KindStrategy<'chat'> = {
@@ -97,8 +93,14 @@ export const chatStrategy: KindStrategy<'chat'> = {
   request: (body, upstreamModel) => toCanonicalChatRequest(body, upstreamModel),
   send: (adapter, endpoint, req, ctx) => adapter.chat(endpoint, req, ctx),
   sendStream: (adapter, endpoint, req, ctx) => adapter.chatStream(endpoint, req, ctx),
-  sendNative: (adapter, endpoint, req, ctx) => nativeAdapter(adapter, req).native(endpoint, req, ctx),
-  streamNative: (adapter, endpoint, req, ctx) => nativeAdapter(adapter, req).nativeStream(endpoint, req, ctx),
+  sendNative(adapter, endpoint, req, ctx) {
+    if (adapter.native === undefined) throw noNative(adapter, req);
+    return adapter.native(endpoint, req, ctx);
+  },
+  streamNative(adapter, endpoint, req, ctx) {
+    if (adapter.nativeStream === undefined) throw noNative(adapter, req);
+    return adapter.nativeStream(endpoint, req, ctx);
+  },
   finish(answer) {
     const first = answer.choices[0];
     return { reason: first?.finish_reason ?? null, native: first?.native_finish_reason ?? null };

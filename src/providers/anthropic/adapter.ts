@@ -74,7 +74,10 @@ export class AnthropicAdapter implements ProviderAdapter {
     ctx: CallContext,
   ): Promise<CanonicalChatResponse> {
     const res = await this.postNative(endpoint, { ...messagesOnly(req), stream: false }, ctx);
-    return nativeMessage(await res.json(), endpoint.providerId, { id: `msg-${ctx.requestId}`, model: str(req.body.model) ?? '' });
+    return nativeMessage(await res.json(), endpoint.providerId, {
+      id: `msg-${ctx.requestId}`,
+      model: str(req.body.model) ?? '',
+    });
   }
 
   /** The same, streamed: primed like chatStream, so errors before the first event can fall back. */

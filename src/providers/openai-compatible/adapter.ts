@@ -115,7 +115,10 @@ export class OpenAiCompatibleAdapter implements ProviderAdapter {
     const out = nativeResponse(await res.json(), {
       id: `resp-${ctx.requestId}`,
       model: str(req.body.model) ?? '',
-      prompt: () => responsesTexts(req.body).segments.map((s) => s.text).join('\n'),
+      prompt: () =>
+        responsesTexts(req.body)
+          .segments.map((s) => s.text)
+          .join('\n'),
     });
     if (out === null) throw protocolError(endpoint.providerId, 'Provider returned a body without output');
     return out;

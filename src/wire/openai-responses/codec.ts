@@ -51,7 +51,8 @@ export function responsesCodec(options: ResponsesCodecOptions = {}): Codec<'chat
    */
   const relabelled = (response: JsonRecord, id: string, model: string): JsonRecord => {
     const out: JsonRecord = { ...response, id, model, store: options.store === true };
-    if (options.note !== undefined) out.metadata = { ...(isRecord(response.metadata) ? response.metadata : {}), ...options.note };
+    if (options.note !== undefined)
+      out.metadata = { ...(isRecord(response.metadata) ? response.metadata : {}), ...options.note };
     return out;
   };
   const context = (id: string, model: string, provider: string | undefined): ResponseContext => {
@@ -67,7 +68,7 @@ export function responsesCodec(options: ResponsesCodecOptions = {}): Codec<'chat
       echo = decoded.echo;
       if (options.note !== undefined) echo.metadata = { ...echo.metadata, ...options.note };
       toolNames = decoded.toolNames;
-      return { kind: 'chat', body: decoded.body, native: responsesNative(body as JsonRecord, decoded.body) };
+      return { kind: 'chat', body: decoded.body, native: responsesNative(body, decoded.body) };
     },
     answer(value) {
       if (value.native?.dialect === 'openai-responses') {

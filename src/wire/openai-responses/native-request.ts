@@ -25,7 +25,7 @@ function nativeOf(body: JsonRecord, chat: ChatRequestBody): NativeRequest {
     chat,
     untranslatable: null,
     texts: () => responsesTexts(body),
-    with: (next) => nativeOf(next, decodeResponsesRequest(next).body as ChatRequestBody),
+    with: (next) => nativeOf(next, decodeResponsesRequest(next).body),
   };
 }
 
@@ -35,7 +35,7 @@ function upstreamShape(client: JsonRecord): JsonRecord {
   const body: JsonRecord = { ...client };
   if (body.previous_response_id === null) delete body.previous_response_id;
   if (client.store !== false) {
-    const include = Array.isArray(client.include) ? client.include : [];
+    const include: unknown[] = Array.isArray(client.include) ? (client.include as unknown[]) : [];
     if (!include.includes(ENCRYPTED_REASONING)) body.include = [...include, ENCRYPTED_REASONING];
   }
   body.store = false;

@@ -28,7 +28,8 @@ export function messagesCodec(): Codec<'chat', MessagesRequestBody> {
       return { kind: 'chat', body: native.chat, native };
     },
     answer(value) {
-      if (value.native?.dialect === 'anthropic-messages') return { ...value.native.body, id: value.id, model: value.model };
+      if (value.native?.dialect === 'anthropic-messages')
+        return { ...value.native.body, id: value.id, model: value.model };
       return encodeMessagesResponse(value, { id: value.id, model: value.model });
     },
     chunk(writer, chunk) {

@@ -25,7 +25,7 @@ export function messagesNative(body: MessagesRequestBody): NativeRequest {
   let untranslatable: Error | null = null;
   try {
     // The decoded request has the chat body's fields (it is what toCanonicalChatRequest makes of one).
-    chat = decodeMessagesRequest(body) as unknown as ChatRequestBody;
+    chat = decodeMessagesRequest(body);
   } catch (error) {
     untranslatable = error instanceof Error ? error : new Error('untranslatable Messages body', { cause: error });
     chat = routingOnly(body);
