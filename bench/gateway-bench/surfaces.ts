@@ -1,4 +1,10 @@
-import { BENCH_ANTHROPIC_MODEL, messagesRequestBody, requestBody, responsesRequestBody } from './payloads.js';
+import {
+  BENCH_ANTHROPIC_MODEL,
+  BENCH_RESPONSES_MODEL,
+  messagesRequestBody,
+  requestBody,
+  responsesRequestBody,
+} from './payloads.js';
 
 /**
  * The API surfaces a cell can call. Every one reaches the same fake upstream:
@@ -7,9 +13,11 @@ import { BENCH_ANTHROPIC_MODEL, messagesRequestBody, requestBody, responsesReque
  *   the gateway translates the request to a chat and the answer back;
  * - `native`: `POST /messages` for a model whose provider speaks Anthropic's format (the same
  *   upstream's `/messages`), passed through natively;
- * - `responses`: `POST /responses` (OpenAI's Responses API), decoded to a chat.
+ * - `responses`: `POST /responses` (OpenAI's Responses API), decoded to a chat;
+ * - `responses-native`: `POST /responses` for a model whose provider serves the Responses API
+ *   (the same upstream's `/responses`), passed through natively.
  */
-export type Surface = 'chat' | 'messages' | 'native' | 'responses';
+export type Surface = 'chat' | 'messages' | 'native' | 'responses' | 'responses-native';
 
 export interface Cell {
   surface: Surface;
@@ -17,7 +25,7 @@ export interface Cell {
   connections: number;
 }
 
-const CELL = /^(?:(messages|native|responses)-)?(json|stream)(\d+)$/;
+const CELL = /^(?:(messages|native|responses|responses-native)-)?(json|stream)(\d+)$/;
 
 /** `json10`, `stream64` (chat), `messages-json10`, `native-stream10`, `responses-json10`, …; others are ignored. */
 export function parseCells(list: string): Cell[] {
@@ -31,7 +39,7 @@ export function parseCells(list: string): Cell[] {
   return cells;
 }
 
-export const SURFACES: readonly Surface[] = ['chat', 'messages', 'native', 'responses'];
+export const SURFACES: readonly Surface[] = ['chat', 'messages', 'native', 'responses', 'responses-native'];
 
 /** `chat,messages,…`: the known surface names of a list, each once, in the list's order. */
 export function parseSurfaces(list: string): Surface[] {
@@ -49,6 +57,8 @@ export function surfaceLabel(surface: Surface): string {
       return 'messages (native)';
     case 'responses':
       return 'responses';
+    case 'responses-native':
+      return 'responses (native)';
   }
 }
 
@@ -63,6 +73,8 @@ export function surfaceBody(surface: Surface, stream: boolean): string {
       return messagesRequestBody(stream, BENCH_ANTHROPIC_MODEL);
     case 'responses':
       return responsesRequestBody(stream);
+    case 'responses-native':
+      return responsesRequestBody(stream, BENCH_RESPONSES_MODEL);
   }
 }
 
@@ -75,6 +87,7 @@ export function streamEndMarker(surface: Surface): string {
     case 'native':
       return 'message_stop';
     case 'responses':
+    case 'responses-native':
       return 'response.completed';
   }
 }

@@ -8,6 +8,8 @@ import {
   BENCH_ANTHROPIC_PROVIDER,
   BENCH_MODEL,
   BENCH_PROVIDER,
+  BENCH_RESPONSES_MODEL,
+  BENCH_RESPONSES_PROVIDER,
   UPSTREAM_MODEL,
 } from './payloads.js';
 
@@ -69,6 +71,16 @@ export function catalog(upstreamOrigin: string): Record<string, unknown> {
         api_key: 'sk-ant-bench-upstream-key-00000001',
         timeouts,
       },
+      {
+        // The same fake upstream serving OpenAI's Responses API: /responses calls to it pass natively.
+        id: BENCH_RESPONSES_PROVIDER,
+        name: 'Bench upstream (Responses API)',
+        kind: 'openai',
+        base_url: `${upstreamOrigin}/v1`,
+        api_key: 'sk-bench-upstream-key-0000000001',
+        native_responses: true,
+        timeouts,
+      },
     ],
     models: [
       {
@@ -77,6 +89,17 @@ export function catalog(upstreamOrigin: string): Record<string, unknown> {
         endpoints: [
           {
             provider: BENCH_PROVIDER,
+            upstream_model: UPSTREAM_MODEL,
+            pricing: { prompt: 0.0000005, completion: 0.0000015 },
+          },
+        ],
+      },
+      {
+        slug: BENCH_RESPONSES_MODEL,
+        context_length: 128_000,
+        endpoints: [
+          {
+            provider: BENCH_RESPONSES_PROVIDER,
             upstream_model: UPSTREAM_MODEL,
             pricing: { prompt: 0.0000005, completion: 0.0000015 },
           },

@@ -140,6 +140,7 @@ export async function startFleet(options: FleetOptions): Promise<Fleet> {
             messages: { endpoint: messages, sends: 'messages' },
             native: { endpoint: messages, sends: 'native' },
             responses: { endpoint: { url: `${api}/responses`, headers: bearer }, sends: 'responses' },
+            'responses-native': { endpoint: { url: `${api}/responses`, headers: bearer }, sends: 'responses-native' },
           },
           pid: sy.child.pid,
         });
