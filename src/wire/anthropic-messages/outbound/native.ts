@@ -2,6 +2,7 @@ import type { CanonicalChatResponse, CanonicalChunk } from '../../../canonical/i
 import { fromHttpStatus, upstreamEvents, protocolError, type EventSource } from '../../../upstream/index.js';
 import { isRecord, nowSeconds, str, type JsonRecord } from '../../../canonical/json.js';
 import { canonicalUsage, finishReason, readUsage, ZERO_USAGE, type AnthropicUsageCounts } from './response.js';
+import { nativeChunk, readNativeEvent } from '../../native-events.js';
 import { anthropicErrorStatus } from './error-body.js';
 
 /**
@@ -63,14 +64,9 @@ export async function* nativeChunks(
   const created = nowSeconds();
   for await (const sse of upstreamEvents(res)) {
     if (stopped) continue; // drain so the socket can be reused
-    let data: unknown;
-    try {
-      data = JSON.parse(sse.data) as unknown;
-    } catch (err) {
-      throw protocolError(providerId, 'Provider sent an invalid stream event', err);
-    }
-    if (!isRecord(data)) continue;
-    const type = str(data.type) ?? sse.event ?? 'message';
+    const event = readNativeEvent(sse, providerId);
+    if (event === null) continue;
+    const { event: type, data } = event;
     if (type === 'error') {
       const error = isRecord(data.error) ? data.error : {};
       const errType = str(error.type) ?? null;
@@ -83,16 +79,8 @@ export async function* nativeChunks(
         providerCode: errType,
       });
     }
-    const text = eventText(data);
     let finish: string | null = null;
-    const chunk: CanonicalChunk = {
-      id,
-      object: 'chat.completion.chunk',
-      created,
-      model,
-      choices: [{ index: 0, delta: text === '' ? {} : { content: text }, finish_reason: null }],
-      native: { dialect: 'anthropic-messages', events: [{ event: type, data }] },
-    };
+    const chunk = nativeChunk({ id, created, model }, 'anthropic-messages', event, eventText(data));
     if (type === 'message_start' && isRecord(data.message)) {
       chunk.id = id = str(data.message.id) ?? id;
       counts = readUsage(data.message.usage, counts);

@@ -1,6 +1,7 @@
 import type { CanonicalChunk } from '../../../canonical/index.js';
 import { isRecord, nowSeconds, str, type JsonRecord } from '../../../canonical/json.js';
 import { fromHttpStatus, protocolError, upstreamEvents, type EventSource } from '../../../upstream/index.js';
+import { nativeChunk, readNativeEvent } from '../../native-events.js';
 import { responseFinish, responsesUsage } from './response.js';
 
 /** Events that end a Responses stream, carrying the final response object. */
@@ -34,26 +35,14 @@ export async function* nativeResponseChunks(
   for await (const sse of upstreamEvents(res)) {
     if (ended) continue; // drain so the socket can be reused
     if (sse.data === '[DONE]') continue;
-    let data: unknown;
-    try {
-      data = JSON.parse(sse.data) as unknown;
-    } catch (err) {
-      throw protocolError(providerId, 'Provider sent an invalid stream event', err);
-    }
-    if (!isRecord(data)) continue;
-    const type = str(data.type) ?? sse.event ?? 'message';
+    const event = readNativeEvent(sse, providerId);
+    if (event === null) continue;
+    const { event: type, data } = event;
     if (type === 'error') throw streamError(data, providerId, apiKey);
     const response: JsonRecord | null = isRecord(data.response) ? data.response : null;
     if (response !== null) id = str(response.id) ?? id;
     const text = TEXT_DELTAS.has(type) ? (str(data.delta) ?? '') : '';
-    const chunk: CanonicalChunk = {
-      id,
-      object: 'chat.completion.chunk',
-      created,
-      model,
-      choices: [{ index: 0, delta: text === '' ? {} : { content: text }, finish_reason: null }],
-      native: { dialect: 'openai-responses', events: [{ event: type, data }] },
-    };
+    const chunk = nativeChunk({ id, created, model }, 'openai-responses', event, text);
     if (TERMINAL.has(type) && response !== null) {
       ended = true;
       const choice = chunk.choices[0];
