@@ -36,7 +36,7 @@ const CUSTOM_PATTERNS = [
 export const GUARDRAIL = {
   name: 'bench policy',
   allowed_models: [BENCH_MODEL, BENCH_ANTHROPIC_MODEL, BENCH_RESPONSES_MODEL],
-  allowed_providers: [BENCH_PROVIDER, BENCH_ANTHROPIC_PROVIDER],
+  allowed_providers: [BENCH_PROVIDER, BENCH_ANTHROPIC_PROVIDER, BENCH_RESPONSES_PROVIDER],
   limit_usd: 1_000_000,
   reset_interval: 'monthly',
   content_filter_builtins: [

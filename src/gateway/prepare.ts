@@ -131,7 +131,15 @@ export async function prepareCall<K extends CallKind>(
     if (applied.preset !== null) native = null;
   }
   let body = applied.body;
-  if (native?.untranslatable == null) strategy.check(body);
+  if (native === null) strategy.check(body);
+  else if (native.untranslatable === null) {
+    // A chat its dialect decoded but the chat rules refuse cannot be sent translated: native candidates only.
+    try {
+      strategy.check(body);
+    } catch (error) {
+      native = { ...native, untranslatable: error instanceof Error ? error : errors.invalidRequest(String(error)) };
+    }
+  }
   const prefs = validateProviderPreferences(body.provider ?? undefined);
   if (!prefs.ok) {
     const first = prefs.errors[0];
