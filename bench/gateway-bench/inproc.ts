@@ -6,7 +6,7 @@
  * `process.cpuUsage()`; the minimum over rounds is the least disturbed figure. `--bare` measures
  * the bare proxy the same way, for the ratio.
  *   node dist/bench/gateway-bench/inproc.js [--rounds 15] [--per-round 400] [--concurrency 10] > /dev/null
- * `--surfaces chat,messages,native,responses` measures each API surface in turn (surfaces.ts;
+ * `--surfaces chat,messages,native,responses,responses-native` measures each API surface in turn (surfaces.ts;
  * the bare proxy sends the chat call in place of the translated ones).
  * Add `--cpu-prof` to node for a profile of exactly this workload.
  */
@@ -124,6 +124,7 @@ try {
       azure: '/chat/completions',
       bedrock: '/chat/completions',
       gemini: '/chat/completions',
+      'responses-native': '/responses',
     }[surface];
     return { path: `/api/v1${path}`, payload: surfaceBody(surface, stream) };
   };

@@ -16,6 +16,10 @@ export const BENCH_AZURE_MODEL = 'bench/gpt-bench-azure';
 export const BENCH_AZURE_PROVIDER = 'bench-azure';
 export const AZURE_DEPLOYMENT = 'gpt-bench-deployment';
 
+/** A model whose provider serves OpenAI's Responses API (`native_responses`): `/responses` calls pass natively. */
+export const BENCH_RESPONSES_MODEL = 'bench/gpt-bench-responses';
+export const BENCH_RESPONSES_PROVIDER = 'bench-responses';
+
 const SYSTEM_PROMPT =
   'You are a helpful assistant for an internal engineering team. Answer concisely, prefer ' +
   'bullet points for lists, include short code examples when they help, and say so plainly ' +
@@ -62,9 +66,9 @@ export function messagesRequestBody(stream: boolean, model: string = BENCH_MODEL
  * The same conversation as OpenAI's SDKs send it to `POST /responses`: the system prompt as
  * `instructions`, the user turn as a message item with `input_text`, nothing stored.
  */
-export function responsesRequestBody(stream: boolean): string {
+export function responsesRequestBody(stream: boolean, model = BENCH_MODEL): string {
   return JSON.stringify({
-    model: BENCH_MODEL,
+    model,
     instructions: SYSTEM_PROMPT,
     input: [{ type: 'message', role: 'user', content: [{ type: 'input_text', text: USER_PROMPT }] }],
     temperature: 0.2,

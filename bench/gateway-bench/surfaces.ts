@@ -1,6 +1,7 @@
 import {
   BENCH_ANTHROPIC_MODEL,
   BENCH_AZURE_MODEL,
+  BENCH_RESPONSES_MODEL,
   messagesRequestBody,
   requestBody,
   responsesRequestBody,
@@ -22,8 +23,11 @@ import { geminiRequestBody } from './payloads-gemini.js';
  *   upstream answering Converse / ConverseStream), every call signed with SigV4.
  * - `gemini`: `POST /chat/completions` for a model whose provider is `kind: gemini` (the same
  *   upstream's generateContent), so the gateway speaks Gemini's wire upstream.
+ * - `responses-native`: `POST /responses` for a model whose provider serves the Responses API
+ *   (the same upstream's `/responses`), passed through natively.
  */
-export type Surface = 'chat' | 'messages' | 'native' | 'responses' | 'azure' | 'bedrock' | 'gemini';
+export type Surface =
+  'chat' | 'messages' | 'native' | 'responses' | 'responses-native' | 'azure' | 'bedrock' | 'gemini';
 
 export interface Cell {
   surface: Surface;
@@ -31,7 +35,7 @@ export interface Cell {
   connections: number;
 }
 
-const CELL = /^(?:(messages|native|responses|azure|bedrock|gemini)-)?(json|stream)(\d+)$/;
+const CELL = /^(?:(messages|native|responses|responses-native|azure|bedrock|gemini)-)?(json|stream)(\d+)$/;
 
 /** `json10`, `stream64` (chat), `messages-json10`, `native-stream10`, `responses-json10`, …; others are ignored. */
 export function parseCells(list: string): Cell[] {
@@ -45,7 +49,16 @@ export function parseCells(list: string): Cell[] {
   return cells;
 }
 
-export const SURFACES: readonly Surface[] = ['chat', 'messages', 'native', 'responses', 'azure', 'bedrock', 'gemini'];
+export const SURFACES: readonly Surface[] = [
+  'chat',
+  'messages',
+  'native',
+  'responses',
+  'responses-native',
+  'azure',
+  'bedrock',
+  'gemini',
+];
 
 /** `chat,messages,…`: the known surface names of a list, each once, in the list's order. */
 export function parseSurfaces(list: string): Surface[] {
@@ -69,6 +82,8 @@ export function surfaceLabel(surface: Surface): string {
       return 'chat (Bedrock Converse)';
     case 'gemini':
       return 'chat (Gemini upstream)';
+    case 'responses-native':
+      return 'responses (native)';
   }
 }
 
@@ -89,6 +104,8 @@ export function surfaceBody(surface: Surface, stream: boolean): string {
       return bedrockRequestBody(stream);
     case 'gemini':
       return geminiRequestBody(stream);
+    case 'responses-native':
+      return responsesRequestBody(stream, BENCH_RESPONSES_MODEL);
   }
 }
 
@@ -104,6 +121,7 @@ export function streamEndMarker(surface: Surface): string {
     case 'native':
       return 'message_stop';
     case 'responses':
+    case 'responses-native':
       return 'response.completed';
   }
 }

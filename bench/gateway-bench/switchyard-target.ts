@@ -11,6 +11,8 @@ import {
   AZURE_DEPLOYMENT,
   BENCH_MODEL,
   BENCH_PROVIDER,
+  BENCH_RESPONSES_MODEL,
+  BENCH_RESPONSES_PROVIDER,
   UPSTREAM_MODEL,
 } from './payloads.js';
 import {
@@ -48,10 +50,18 @@ const CUSTOM_PATTERNS = [
 
 export const GUARDRAIL = {
   name: 'bench policy',
-  allowed_models: [BENCH_MODEL, BENCH_ANTHROPIC_MODEL, BENCH_AZURE_MODEL, BENCH_BEDROCK_MODEL, BENCH_GEMINI_MODEL],
+  allowed_models: [
+    BENCH_MODEL,
+    BENCH_ANTHROPIC_MODEL,
+    BENCH_RESPONSES_MODEL,
+    BENCH_AZURE_MODEL,
+    BENCH_BEDROCK_MODEL,
+    BENCH_GEMINI_MODEL,
+  ],
   allowed_providers: [
     BENCH_PROVIDER,
     BENCH_ANTHROPIC_PROVIDER,
+    BENCH_RESPONSES_PROVIDER,
     BENCH_AZURE_PROVIDER,
     BENCH_BEDROCK_PROVIDER,
     BENCH_GEMINI_PROVIDER,
@@ -118,6 +128,16 @@ export function catalog(upstreamOrigin: string): Record<string, unknown> {
         api_key: GEMINI_UPSTREAM_KEY,
         timeouts,
       },
+      {
+        // The same fake upstream serving OpenAI's Responses API: /responses calls to it pass natively.
+        id: BENCH_RESPONSES_PROVIDER,
+        name: 'Bench upstream (Responses API)',
+        kind: 'openai',
+        base_url: `${upstreamOrigin}/v1`,
+        api_key: 'sk-bench-upstream-key-0000000001',
+        native_responses: true,
+        timeouts,
+      },
     ],
     models: [
       {
@@ -138,6 +158,17 @@ export function catalog(upstreamOrigin: string): Record<string, unknown> {
           {
             provider: BENCH_AZURE_PROVIDER,
             upstream_model: AZURE_DEPLOYMENT,
+            pricing: { prompt: 0.0000005, completion: 0.0000015 },
+          },
+        ],
+      },
+      {
+        slug: BENCH_RESPONSES_MODEL,
+        context_length: 128_000,
+        endpoints: [
+          {
+            provider: BENCH_RESPONSES_PROVIDER,
+            upstream_model: UPSTREAM_MODEL,
             pricing: { prompt: 0.0000005, completion: 0.0000015 },
           },
         ],

@@ -146,6 +146,7 @@ export async function startFleet(options: FleetOptions): Promise<Fleet> {
             azure: { endpoint: { url: `${api}/chat/completions`, headers: bearer }, sends: 'azure' },
             bedrock: { endpoint: { url: `${api}/chat/completions`, headers: bearer }, sends: 'bedrock' },
             gemini: { endpoint: { url: `${api}/chat/completions`, headers: bearer }, sends: 'gemini' },
+            'responses-native': { endpoint: { url: `${api}/responses`, headers: bearer }, sends: 'responses-native' },
           },
           pid: sy.child.pid,
         });

@@ -7,7 +7,6 @@ import type {
   CanonicalCompletionResponse,
 } from './completion.js';
 import type { CanonicalEmbeddingsRequest, CanonicalEmbeddingsResponse } from './embeddings.js';
-import type { MessagesCallAnswer, MessagesCallChunk, MessagesCallRequest } from './messages-call.js';
 import type { CallKind } from './model-call.js';
 import type { CanonicalUsage } from './usage.js';
 
@@ -19,7 +18,6 @@ export interface KindTypes {
     answer: CanonicalCompletionResponse;
     chunk: CanonicalCompletionChunk;
   };
-  messages: { request: MessagesCallRequest; answer: MessagesCallAnswer; chunk: MessagesCallChunk };
   /** Never streamed: no chunk type. */
   embeddings: { request: CanonicalEmbeddingsRequest; answer: CanonicalEmbeddingsResponse; chunk: never };
 }

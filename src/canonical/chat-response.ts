@@ -1,4 +1,5 @@
 import type { ReasoningDetail, ToolCall } from './messages.js';
+import type { NativeAnswer } from './native.js';
 import type { CanonicalUsage } from './usage.js';
 
 export type FinishReason = 'stop' | 'length' | 'tool_calls' | 'content_filter' | 'error';
@@ -38,4 +39,6 @@ export interface CanonicalChatResponse {
   system_fingerprint: string | null;
   service_tier?: string | null;
   usage: CanonicalUsage;
+  /** A native pass-through's answer as the upstream sent it (src/canonical/native.ts); the rest is its reading. */
+  native?: NativeAnswer;
 }

@@ -1,4 +1,5 @@
 import type { ReasoningDetail } from './messages.js';
+import type { NativeEvents } from './native.js';
 import type { CanonicalUsage } from './usage.js';
 
 export interface ToolCallDelta {
@@ -40,4 +41,6 @@ export interface CanonicalChunk {
   usage?: CanonicalUsage;
   system_fingerprint?: string | null;
   service_tier?: string | null;
+  /** A native pass-through's events this chunk stands for (src/canonical/native.ts). */
+  native?: NativeEvents;
 }

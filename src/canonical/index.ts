@@ -12,5 +12,6 @@ export * from './completion.js';
 export * from './embeddings.js';
 export * from './embeddings-schema.js';
 export * from './json.js';
-export * from './messages-call.js';
+export * from './native.js';
+export * from './estimate-text.js';
 export * from './call.js';

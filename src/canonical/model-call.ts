@@ -1,16 +1,14 @@
 import type { EmbeddingsRequestBody } from './embeddings-schema.js';
-import type { MessagesRequestBody } from './messages-request-schema.js';
+import type { NativeRequest } from './native.js';
 import type { ChatRequestBody, CompletionRequestBody } from './request-schema.js';
 
 /** What a model call asks for; each kind has its own strategy in the gateway (src/gateway/kinds). */
-export type CallKind = 'chat' | 'completion' | 'messages' | 'embeddings';
+export type CallKind = 'chat' | 'completion' | 'embeddings';
 
 /** A decoded model call: the kind and its canonical body, whatever wire format it arrived in. */
 export type ModelCall =
   | { kind: 'chat'; body: ChatRequestBody }
   | { kind: 'completion'; body: CompletionRequestBody }
-  /** An Anthropic Messages body, kept as written so an Anthropic upstream receives it natively. */
-  | { kind: 'messages'; body: MessagesRequestBody }
   | { kind: 'embeddings'; body: EmbeddingsRequestBody };
 
 /** The call of one kind. */
@@ -23,4 +21,9 @@ export type BodyOf<K extends CallKind> = CallOf<K>['body'];
 export interface DecodedCall<K extends CallKind> {
   kind: K;
   body: BodyOf<K>;
+  /**
+   * The client's body, kept for candidates that speak its dialect (a chat decoded from Messages
+   * or Responses); absent when the format is the canonical one.
+   */
+  native?: NativeRequest;
 }

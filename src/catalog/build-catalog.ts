@@ -3,7 +3,7 @@
  * the environment (a missing key makes a provider unavailable, never a crash), fills defaults, and
  * builds the lookup maps.
  */
-import { UPSTREAM_KINDS } from '../wire/index.js';
+import { nativeDialects, UPSTREAM_KINDS } from '../wire/index.js';
 import { DEFAULT_SUPPORTED_PARAMETERS, ZDR_VENDORS } from './constants.js';
 import { bedrockSettings } from './provider-fields/bedrock.js';
 import type { CatalogConfig, ModelConfig, ProviderConfig } from './config-schema.js';
@@ -66,6 +66,7 @@ function buildProvider(config: ProviderConfig, env: Env): CatalogProvider {
     kind: config.kind,
     baseUrl: UPSTREAM_KINDS[config.kind].remote ? baseUrl : null,
     headers: Object.freeze({ ...config.headers }),
+    nativeDialects: Object.freeze(nativeDialects(config.kind, config.nativeResponses ? ['openai-responses'] : [])),
     zdr: config.zdr,
     dataCollection: config.dataCollection ?? 'allow',
     timeouts: Object.freeze({ ...config.timeouts }),

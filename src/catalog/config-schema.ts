@@ -14,7 +14,7 @@ import {
   SLUG_PATTERN,
   ZDR_VENDORS,
 } from './constants.js';
-import { PROVIDER_KINDS, UPSTREAM_KINDS, servesEmbeddings } from '../wire/index.js';
+import { PROVIDER_KINDS, UPSTREAM_KINDS, servesEmbeddings, type UpstreamKind } from '../wire/index.js';
 import { type ConfigIssue, type ConfigPath, type ObjectReader, readObject } from './config-reader.js';
 import { AZURE_PROVIDER_KEYS, readAzureFields, type AzureSettings } from './provider-fields/azure.js';
 import {
@@ -49,6 +49,8 @@ export interface ProviderConfig {
   readonly apiKey: string | null;
   readonly apiKeyEnv: string | null;
   readonly headers: Record<string, string>;
+  /** The endpoint serves OpenAI's Responses API (`POST /responses`): `/responses` calls go to it natively. */
+  readonly nativeResponses: boolean;
   readonly zdr: boolean;
   readonly dataCollection: DataCollection | null;
   readonly timeouts: { connectMs: number | null; firstByteMs: number | null; idleMs: number | null };
@@ -114,6 +116,7 @@ const PROVIDER_KEYS = [
   'api_key',
   'api_key_env',
   'headers',
+  'native_responses',
   'zdr',
   'data_collection',
   'timeouts',
@@ -215,6 +218,10 @@ function readProviders(root: ObjectReader): ProviderConfig[] {
     if (needsBaseUrl && !p.present('base_url') && !p.present('base_url_env')) {
       p.issues.push({ path: p.path, message: `provider of kind "${kind}" needs base_url or base_url_env` });
     }
+    const declared: readonly string[] =
+      kind === undefined ? [] : ((UPSTREAM_KINDS[kind] as UpstreamKind).declared ?? []);
+    if (p.present('native_responses') && kind !== undefined && !declared.includes('openai-responses'))
+      p.fail('native_responses', `a provider of kind "${kind}" has no Responses API to declare`);
     const t = p.object('timeouts', TIMEOUT_KEYS);
     const timeouts = {
       connectMs: t?.number('connect_ms', { integer: true, positive: true }) ?? null,
@@ -235,6 +242,7 @@ function readProviders(root: ObjectReader): ProviderConfig[] {
       apiKey,
       apiKeyEnv,
       headers: p.stringMap('headers') ?? {},
+      nativeResponses: p.boolean('native_responses') ?? false,
       zdr: p.boolean('zdr') ?? false,
       dataCollection: (p.string('data_collection', { oneOf: ['allow', 'deny'] }) as DataCollection | undefined) ?? null,
       timeouts,

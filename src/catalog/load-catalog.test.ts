@@ -182,6 +182,42 @@ models:
   });
 });
 
+describe('native dialects of a provider', () => {
+  const model = (provider: string) => ({
+    slug: `x/${provider}`,
+    context_length: 1,
+    endpoints: [{ provider, upstream_model: 'm', pricing: { prompt: 0, completion: 0 } }],
+  });
+  const url = 'http://127.0.0.1:1/v1';
+
+  it('an openai provider takes Responses natively only when it declares native_responses', () => {
+    const catalog = catalogFromObject(
+      {
+        providers: [
+          { id: 'plain', kind: 'openai', base_url: url },
+          { id: 'responses', kind: 'openai', base_url: url, native_responses: true },
+          { id: 'claude', kind: 'anthropic', base_url: url },
+        ],
+        models: [model('plain'), model('responses'), model('claude')],
+      },
+      { env: {} },
+    );
+    assert.ok(!catalog.findProvider('plain')?.nativeDialects.includes('openai-responses'));
+    assert.ok(catalog.findProvider('responses')?.nativeDialects.includes('openai-responses'));
+    assert.deepEqual(catalog.findProvider('claude')?.nativeDialects, ['anthropic-messages']);
+  });
+
+  it('refuses native_responses on a kind without a Responses API', () => {
+    const lines = issuesOf(
+      `providers:\n  - { id: c, kind: anthropic, base_url: ${url}, native_responses: true }\nmodels:\n  - { slug: x/c, context_length: 1, endpoints: [{ provider: c, upstream_model: m, pricing: { prompt: 0, completion: 0 } }] }\n`,
+    );
+    assert.ok(
+      lines.some((l) => l.includes('native_responses') && l.includes('no Responses API')),
+      lines.join('\n'),
+    );
+  });
+});
+
 describe('parseCatalogText: errors name the line and the path', () => {
   it('reports an unknown provider reference', () => {
     const text = GOOD_YAML.replace('  - provider: local', '  - provider: opnai');

@@ -4,7 +4,7 @@
  * once at start (see load-catalog.ts) and never mutated; every object reachable from it is frozen.
  */
 
-import type { ProviderKind } from '../wire/index.js';
+import type { ProviderKind, WireDialect } from '../wire/index.js';
 import type { AzureSettings } from './provider-fields/azure.js';
 import type { BedrockSettings } from './provider-fields/bedrock.js';
 import type { GoogleProvider } from './provider-fields/google.js';
@@ -44,6 +44,11 @@ export interface CatalogProvider {
   /** Upstream base URL (`null` for kind `demo`). */
   readonly baseUrl: string | null;
   readonly headers: Readonly<Record<string, string>>;
+  /**
+   * The client formats this provider takes as they are (inbound dialect = upstream dialect: no
+   * translation): its kind's, with those the kind speaks only on declaration (`native_responses`).
+   */
+  readonly nativeDialects: readonly WireDialect[];
   /** The provider honours zero data retention. */
   readonly zdr: boolean;
   /** Whether the provider stores or trains on data; `allow` when the config leaves it out. */

@@ -1,7 +1,7 @@
 import { scan, type CompiledFilterSet, type TextSegment } from '../filters/index.js';
 import { errors } from '../errors/index.js';
 import type { CallKind } from '../canonical/index.js';
-import { STRATEGIES, type BodyOf, type KindStrategy } from './kinds/index.js';
+import { STRATEGIES, type BodyOf, type BodyTexts, type KindStrategy } from './kinds/index.js';
 
 /**
  * Screens a call with the combined content filters of its guardrails before anything leaves
@@ -15,10 +15,24 @@ export function screenRequest<K extends CallKind>(options: {
   body: BodyOf<K>;
   filters: CompiledFilterSet;
   failOpen: boolean;
-}): { body: BodyOf<K>; texts: readonly TextSegment[]; flags: string[]; redactions: number } {
-  const { body } = options;
+}): Screened<BodyOf<K>> {
   const strategy: KindStrategy<K> = STRATEGIES[options.kind];
-  const found = strategy.texts(body);
+  return screenTexts(options.body, strategy.texts(options.body), options);
+}
+
+export interface Screened<B> {
+  body: B;
+  texts: readonly TextSegment[];
+  flags: string[];
+  redactions: number;
+}
+
+/** The same for any body whose texts were found (a kind's body, or a client's body kept for native pass-through). */
+export function screenTexts<B>(
+  body: B,
+  found: BodyTexts<B>,
+  options: { filters: CompiledFilterSet; failOpen: boolean },
+): Screened<B> {
   if (found.segments.length === 0) return { body, texts: [], flags: [], redactions: 0 };
   const result = scan(options.filters, found.segments, { failOpen: options.failOpen });
   if (result.blocked !== null) {

@@ -4,10 +4,11 @@ import type { RouteCandidate } from '../domain/routing/index.js';
 import { errors, isGatewayError, type GatewayError } from '../errors/index.js';
 import type { CallContext, ProviderEndpointConfig } from '../providers/index.js';
 import { AttemptsFailed, firstSuccessful, type Attempt, type AttemptOutcome } from './attempts.js';
-import type { AcceptedCall, CallInput, CallSink, ChunkOf, KindTypes } from './call.js';
+import type { AcceptedCall, CallInput, CallSink, ChunkOf } from './call.js';
 import { traceAttempts, type CallTrace, type CallTracer } from './call-tracer.js';
 import { costOf, type CallCost } from './cost.js';
 import { prepareCall, type PrepareDeps, type PreparedCall } from './prepare.js';
+import { nativeFor } from './native.js';
 import { relabelAnswer, relabelChunk } from './relabel.js';
 
 export interface GatewayDeps extends PrepareDeps {
@@ -116,12 +117,7 @@ export class Gateway {
     call: PreparedCall<K>,
     signal: AbortSignal,
     outcome: Outcome,
-    send: (
-      req: KindTypes[K]['request'],
-      candidate: RouteCandidate,
-      endpoint: ProviderEndpointConfig,
-      ctx: CallContext,
-    ) => Promise<T>,
+    send: (candidate: RouteCandidate, endpoint: ProviderEndpointConfig, ctx: CallContext) => Promise<T>,
   ): Promise<AttemptOutcome<T> | GatewayError> {
     try {
       const done = await firstSuccessful({
@@ -129,7 +125,7 @@ export class Gateway {
         health: this.deps.health,
         signal,
         call: traceAttempts(outcome.trace, (c, endpoint, traceHeaders) =>
-          send(call.strategy.request(call.body, c.endpoint.upstreamModel), c, endpoint, {
+          send(c, endpoint, {
             signal,
             requestId: call.requestId,
             traceHeaders,
@@ -157,9 +153,13 @@ export class Gateway {
     sink: CallSink<K>,
     outcome: Outcome,
   ): Promise<void> {
-    const done = await this.attempts(call, signal, outcome, (req, c, endpoint, ctx) =>
-      call.strategy.send(this.adapter(c), endpoint, req, ctx),
-    );
+    const { strategy } = call;
+    const done = await this.attempts(call, signal, outcome, (c, endpoint, ctx) => {
+      const native = nativeFor(call.native, c);
+      if (native !== null && strategy.sendNative !== undefined)
+        return strategy.sendNative(this.adapter(c), endpoint, native, ctx);
+      return strategy.send(this.adapter(c), endpoint, strategy.request(call.body, c.endpoint.upstreamModel), ctx);
+    });
     if (!('value' in done)) return sink.fail(done, call.body.model ?? '');
     const { value, candidate } = done;
     const finish = call.strategy.finish(value);
@@ -180,13 +180,24 @@ export class Gateway {
     sink: CallSink<K>,
     outcome: Outcome,
   ): Promise<void> {
-    const done = await this.attempts(call, signal, outcome, (req, c, endpoint, ctx) =>
-      call.strategy.sendStream(this.adapter(c), endpoint, req, ctx),
-    );
+    const { strategy } = call;
+    // The prompt as the one usage estimate counts it: of the canonical request sent, or the screened texts.
+    const prompts = new Map<RouteCandidate, () => string>();
+    const done = await this.attempts(call, signal, outcome, (c, endpoint, ctx) => {
+      const native = nativeFor(call.native, c);
+      if (native !== null && strategy.streamNative !== undefined)
+        return strategy.streamNative(this.adapter(c), endpoint, native, ctx);
+      const req = strategy.request(call.body, c.endpoint.upstreamModel);
+      prompts.set(c, () => strategy.promptText(req));
+      return strategy.sendStream(this.adapter(c), endpoint, req, ctx);
+    });
     if (!('value' in done)) return sink.fail(done, call.body.model ?? '');
     sink.begin();
     const { candidate } = done;
+    const pricing = candidate.endpoint.pricing;
     const label = { generationId: call.generationId, candidate };
+    const relabel = (chunk: ChunkOf<K>) =>
+      relabelChunk(chunk, label, chunk.usage === undefined ? null : costOf(chunk.usage, pricing));
     const streamed: string[] = [];
     // From the finish reason on, chunks (usage, the format's closing events) wait for the settle.
     const held: ChunkOf<K>[] = [];
@@ -194,19 +205,14 @@ export class Gateway {
     try {
       for await (const chunk of done.value) {
         outcome.upstreamId ??= chunk.id;
-        outcome.finishReason = call.strategy.chunkFinish(chunk) ?? outcome.finishReason;
-        if (outcome.usage === null) call.strategy.keepText(chunk, streamed);
-        let cost: CallCost | null = null;
-        if (chunk.usage !== undefined) {
-          outcome.usage = chunk.usage;
-          outcome.cost = cost = costOf(chunk.usage, candidate.endpoint.pricing);
-        }
-        const relabelled = relabelChunk(chunk, label, cost);
+        outcome.finishReason = strategy.chunkFinish(chunk) ?? outcome.finishReason;
+        if (chunk.usage !== undefined) outcome.usage = chunk.usage;
+        else if (outcome.usage === null) strategy.keepText(chunk, streamed);
         if (outcome.finishReason !== null) {
-          held.push(relabelled);
+          held.push(chunk);
           continue;
         }
-        const drained = sink.chunk(relabelled);
+        const drained = sink.chunk(relabel(chunk));
         if (drained !== undefined) await drained;
         if (signal.aborted) break;
       }
@@ -216,14 +222,18 @@ export class Gateway {
     }
     outcome.cancelled = signal.aborted;
     if (outcome.usage === null) {
-      const prompt = call.texts.map((t) => t.text).join('\n');
+      // The one estimate of a stream the upstream reported no usage for; a whole stream's last chunk carries it.
+      const prompt = prompts.get(candidate)?.() ?? call.texts.map((t) => t.text).join('\n');
       outcome.usage = estimatedUsage(prompt, streamed.join(''));
+      const last = held.at(-1);
+      if (last !== undefined && outcome.error === null) last.usage = outcome.usage;
     }
+    outcome.cost = costOf(outcome.usage, pricing);
     // The charge is in the ledger journal before the stream's last event leaves (docs/metering.md).
     this.settle(call, outcome);
     for (const chunk of held) {
       if (signal.aborted) break;
-      const drained = sink.chunk(chunk);
+      const drained = sink.chunk(relabel(chunk));
       if (drained !== undefined) await drained;
     }
     if (outcome.error !== null && !signal.aborted) await sink.fail(outcome.error, candidate.model.slug);

@@ -1,11 +1,11 @@
-import type { CallKind } from '../canonical/index.js';
+import type { CallKind, NativeRequest } from '../canonical/index.js';
 import { requireServes, type Catalog, type ModelService } from '../catalog/index.js';
 import type { Clock } from '../domain/common/clock.js';
 import { randomHex } from '../domain/common/ids.js';
 import { NO_RATE_ADMISSION, type RateAdmission, type RateBook } from '../domain/accounting/rate-book.js';
 import type { ApiType, Meter, Reservation } from '../domain/accounting/types.js';
 import type { KeyRecord } from '../domain/keys/types.js';
-import { noPresets, type AppliedPreset, type PresetResolver } from '../domain/presets/index.js';
+import { noPresets, type AppliedPreset, type PresetResolver, type PresetTarget } from '../domain/presets/index.js';
 import {
   planRoute,
   refusalToError,
@@ -18,7 +18,8 @@ import { errors } from '../errors/index.js';
 import type { TextSegment } from '../filters/index.js';
 import type { ProviderRegistry } from '../providers/index.js';
 import type { CallPolicy, CallPolicyResolver } from './call-policy.js';
-import { screenRequest } from './content-scan.js';
+import { screenRequest, screenTexts } from './content-scan.js';
+import { anyNative, candidateTakes } from './native.js';
 import { estimateCost } from './cost.js';
 import { STRATEGIES, type BodyOf, type KindStrategy } from './kinds/index.js';
 import { UNKNOWN_CALLER, type CallerInfo } from './caller.js';
@@ -44,6 +45,11 @@ export interface PreparedCall<K extends CallKind> {
   key: KeyRecord;
   /** The body as sent upstream: preset merged, content filters' redactions applied. */
   body: BodyOf<K>;
+  /**
+   * The client's body for candidates that speak its dialect (preset merged, redactions applied;
+   * `body` is its chat), or null: no candidate speaks it, or the format is the canonical one.
+   */
+  native: NativeRequest | null;
   /** The texts of that body, as the content filters screened them (for a usage estimate). */
   texts: readonly TextSegment[];
   preset: AppliedPreset | null;
@@ -65,7 +71,6 @@ export interface PreparedCall<K extends CallKind> {
 const SERVICE: Readonly<Record<CallKind, ModelService>> = {
   chat: 'chat',
   completion: 'chat',
-  messages: 'chat',
   embeddings: 'embeddings',
 };
 
@@ -94,18 +99,47 @@ function policyRefusal(refusal: RouteRefusal, policy: CallPolicy) {
  */
 export async function prepareCall<K extends CallKind>(
   deps: PrepareDeps,
-  input: { kind: K; body: BodyOf<K>; key: KeyRecord; requestId: string; apiType: ApiType; caller?: CallerInfo },
+  input: {
+    kind: K;
+    body: BodyOf<K>;
+    native?: NativeRequest;
+    key: KeyRecord;
+    requestId: string;
+    apiType: ApiType;
+    caller?: CallerInfo;
+  },
 ): Promise<PreparedCall<K>> {
   const { kind, key } = input;
   const strategy: KindStrategy<K> = STRATEGIES[kind];
-  const applied = await (deps.presets ?? noPresets).apply({
-    kind,
-    key,
-    body: input.body,
-    merge: strategy.mergePreset,
-  });
+  const presets = deps.presets ?? noPresets;
+  let native = input.native ?? null;
+  let applied: { body: BodyOf<K>; preset: AppliedPreset | null };
+  const nativeMerge = native?.mergePreset;
+  if (native !== null && nativeMerge !== undefined) {
+    // The preset is merged into the client's body as its dialect says it; the chat is its translation.
+    const merged = await presets.apply({
+      kind,
+      key,
+      body: native.body,
+      merge: (b, version) => nativeMerge(b, version) as PresetTarget,
+    });
+    if (merged.preset !== null) native = native.with(merged.body);
+    applied = { body: chatOf(native), preset: merged.preset };
+  } else {
+    applied = await presets.apply({ kind, key, body: input.body, merge: strategy.mergePreset });
+    // A dialect without a preset merge of its own: a call with a preset is sent as its chat.
+    if (applied.preset !== null) native = null;
+  }
   let body = applied.body;
-  strategy.check(body);
+  if (native === null) strategy.check(body);
+  else if (native.untranslatable === null) {
+    // A chat its dialect decoded but the chat rules refuse cannot be sent translated: native candidates only.
+    try {
+      strategy.check(body);
+    } catch (error) {
+      native = { ...native, untranslatable: error instanceof Error ? error : errors.invalidRequest(String(error)) };
+    }
+  }
   const prefs = validateProviderPreferences(body.provider ?? undefined);
   if (!prefs.ok) {
     const first = prefs.errors[0];
@@ -134,6 +168,8 @@ export async function prepareCall<K extends CallKind>(
     health: deps.health,
   });
   if (!plan.ok) throw policyRefusal(plan.refusal, policy);
+  // The client's body is kept only when a candidate speaks its dialect (or it has no chat translation).
+  if (native !== null && native.untranslatable === null && !anyNative(native, plan.candidates)) native = null;
   let flags: string[] = [];
   let texts: readonly TextSegment[];
   const unscreenable = policy.filters === null ? null : (strategy.unscreenable?.(body) ?? null);
@@ -142,13 +178,27 @@ export async function prepareCall<K extends CallKind>(
       `${unscreenable}: token ids cannot be screened by this key's content filters; send text`,
       { field: unscreenable },
     );
-  if (policy.filters !== null) {
-    const screened = screenRequest({ kind, body, filters: policy.filters, failOpen: deps.filtersFailOpen === true });
+  const failOpen = deps.filtersFailOpen === true;
+  if (policy.filters !== null && native !== null) {
+    // The client's body is what the model reads: screened and redacted in place, its chat decoded again.
+    const screened = screenTexts(native.body, native.texts(), { filters: policy.filters, failOpen });
+    if (screened.body !== native.body) native = native.with(screened.body);
+    body = chatOf(native);
+    flags = screened.flags;
+    texts = screened.texts;
+  } else if (policy.filters !== null) {
+    const screened = screenRequest({ kind, body, filters: policy.filters, failOpen });
     body = screened.body;
     flags = screened.flags;
     texts = screened.texts;
-  } else texts = strategy.texts(body).segments;
-  const candidates = strategy.carriers?.(body, plan.candidates) ?? plan.candidates;
+  } else texts = native !== null ? native.texts().segments : strategy.texts(body).segments;
+  let candidates = plan.candidates;
+  if (native?.untranslatable != null) {
+    // Only an upstream that speaks the client's dialect can take this body; none in the plan: refused.
+    const dialect = native.dialect;
+    candidates = candidates.filter((c) => candidateTakes(c, dialect));
+    if (candidates.length === 0) throw native.untranslatable;
+  }
   const estimate = estimateCost({
     promptChars: promptChars(texts),
     maxTokens: strategy.maxOutputTokens(body),
@@ -167,6 +217,7 @@ export async function prepareCall<K extends CallKind>(
     strategy,
     key,
     body,
+    native,
     texts,
     preset: applied.preset,
     flags,
@@ -180,6 +231,11 @@ export async function prepareCall<K extends CallKind>(
     stream: body.stream === true,
     caller: input.caller ?? UNKNOWN_CALLER,
   };
+}
+
+/** The chat a native call is decoded to (only chat calls keep a client's body beside theirs). */
+function chatOf<K extends CallKind>(native: NativeRequest): BodyOf<K> {
+  return native.chat as BodyOf<K>;
 }
 
 function setFields(body: Readonly<Record<string, unknown>>): string[] {

@@ -2,7 +2,7 @@ import type { CountTokensRequestBody } from '../canonical/index.js';
 import type { RouteCandidate } from '../domain/routing/index.js';
 import type { ProviderRegistry } from '../providers/index.js';
 import { decodeMessagesRequest } from '../wire/anthropic-messages/inbound/decode.js';
-import { takesMessagesNatively } from '../wire/index.js';
+import { candidateTakes } from './native.js';
 import { endpointConfig } from './attempts.js';
 
 /** How long `count_tokens` waits for an upstream's count before estimating instead. */
@@ -23,7 +23,7 @@ export async function upstreamTokenCount(options: {
   if (candidate === undefined) return null;
   const { kind } = candidate.provider;
   const adapter = options.providers.get(kind);
-  if (adapter.countTokens === undefined || takesMessagesNatively(kind, candidate.endpoint.upstreamModel)) return null;
+  if (adapter.countTokens === undefined || candidateTakes(candidate, 'anthropic-messages')) return null;
   try {
     const decoded = decodeMessagesRequest({ ...options.body, max_tokens: 1 });
     const chat = { ...decoded, model: candidate.endpoint.upstreamModel, extra: {} };

@@ -25,10 +25,9 @@ export async function serveModelCall<K extends CallKind, Body>(
   request: FastifyRequest & { body: Body },
   reply: FastifyReply,
 ): Promise<FastifyReply> {
-  const { kind, body } = codec.decode(request.body);
+  const decoded = codec.decode(request.body);
   await options.gateway.run({
-    kind,
-    body,
+    ...decoded,
     key: request.principal,
     requestId: request.id,
     traceHeaders: request.headers,

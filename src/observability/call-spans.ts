@@ -21,7 +21,6 @@ import { isUpstreamError } from '../upstream/upstream-error.js';
 const OPERATION: Readonly<Record<CallKind, string>> = {
   chat: 'chat',
   completion: 'text_completion',
-  messages: 'chat',
   embeddings: 'embeddings',
 };
 

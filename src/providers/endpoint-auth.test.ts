@@ -23,6 +23,7 @@ function provider(over: Partial<CatalogProvider>): CatalogProvider {
     getApiKey: () => null,
     azure: null,
     google: null,
+    nativeDialects: [],
     bedrock: { region: 'us-east-1', profile: 'missing-profile-for-this-test' },
     ...over,
   };

@@ -7,11 +7,10 @@ import type {
   CanonicalCompletionResponse,
   CanonicalEmbeddingsRequest,
   CanonicalEmbeddingsResponse,
+  NativeUpstreamRequest,
 } from '../canonical/index.js';
-import type { JsonRecord } from '../canonical/json.js';
 import type { AzureSettings } from '../catalog/provider-fields/azure.js';
 import type { UpstreamAuth } from '../upstream/auth/index.js';
-import type { NativeEvent, NativeMessage } from './anthropic-messages/outbound/native.js';
 import type { ProviderKind } from './index.js';
 
 export type { ProviderKind };
@@ -77,15 +76,21 @@ export interface ProviderAdapter {
     ctx: CallContext,
   ): Promise<AsyncIterable<CanonicalCompletionChunk>>;
   /**
-   * Native Messages API pass-through (Anthropic upstreams only): the client's Messages body as
-   * written, `model` set to the upstream's. The stream is primed as chatStream's is.
+   * Native pass-through, for a dialect the kind speaks besides chat (src/wire/index.ts): the
+   * client's body as written, `model` set to the upstream's. The answer and the chunks are
+   * canonical readings (finish, usage, streamed text) carrying the upstream's own body or events
+   * (`native`), which the client's codec writes as they are. The stream is primed as chatStream's.
    */
-  messages?(endpoint: ProviderEndpointConfig, body: JsonRecord, ctx: CallContext): Promise<NativeMessage>;
-  messagesStream?(
+  native?(
     endpoint: ProviderEndpointConfig,
-    body: JsonRecord,
+    req: NativeUpstreamRequest,
     ctx: CallContext,
-  ): Promise<AsyncIterable<NativeEvent>>;
+  ): Promise<CanonicalChatResponse>;
+  nativeStream?(
+    endpoint: ProviderEndpointConfig,
+    req: NativeUpstreamRequest,
+    ctx: CallContext,
+  ): Promise<AsyncIterable<CanonicalChunk>>;
   /**
    * The prompt tokens of a chat as the upstream's own tokenizer counts them (Gemini's
    * `countTokens`); absent where the upstream has no such call (`count_tokens` then estimates).

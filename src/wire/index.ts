@@ -43,11 +43,22 @@ export interface UpstreamKind {
   readonly embeds?: boolean;
   /** Upstream models (by name) that take a client's Messages body natively though the kind does not. */
   readonly nativeMessages?: RegExp;
+  /**
+   * Dialects of `speaks` that only an endpoint whose catalog entry declares them takes natively
+   * (`native_responses: true`): servers of the kind's main dialect (vLLM, Ollama… for `openai`)
+   * need not serve them. Undeclared, such a call is translated as for any other kind.
+   */
+  readonly declared?: readonly WireDialect[];
 }
 
 /** The catalog's provider kinds. */
 export const UPSTREAM_KINDS = {
-  openai: { speaks: ['openai-chat', 'openai-completions', 'openai-embeddings'], auth: 'bearer', remote: true },
+  openai: {
+    speaks: ['openai-chat', 'openai-completions', 'openai-embeddings', 'openai-responses'],
+    auth: 'bearer',
+    remote: true,
+    declared: ['openai-responses'],
+  },
   anthropic: { speaks: ['anthropic-messages'], auth: 'x-api-key', remote: true },
   demo: { speaks: ['openai-chat', 'openai-embeddings'], auth: 'none', remote: false },
   // Azure OpenAI: OpenAI's chat and embeddings wire at Azure's URLs; the key in `api-key`, or an
@@ -88,10 +99,24 @@ export function speaks(kind: ProviderKind, dialect: WireDialect): boolean {
 }
 
 /**
- * Whether an endpoint of this kind serving `upstreamModel` takes a client's Messages body as it is
- * (every Anthropic field kept) rather than translated into a chat.
+ * The dialects one endpoint of this kind takes natively: the kind's, less those it speaks only
+ * when the catalog entry declares them (`declared`) and this one did not.
  */
-export function takesMessagesNatively(kind: ProviderKind, upstreamModel: string): boolean {
+export function nativeDialects(kind: ProviderKind, declared: readonly WireDialect[]): readonly WireDialect[] {
   const entry: UpstreamKind = UPSTREAM_KINDS[kind];
-  return speaks(kind, 'anthropic-messages') || (entry.nativeMessages?.test(upstreamModel) ?? false);
+  return entry.speaks.filter((d) => entry.declared?.includes(d) !== true || declared.includes(d));
+}
+
+/**
+ * Whether a call in `dialect` to one endpoint goes to it natively: its provider takes the dialect
+ * (`providerDialects`, from nativeDialects), or it is a Messages call and the endpoint's upstream
+ * model is one its kind passes Messages to natively (Claude on Bedrock or Vertex AI).
+ */
+export function takesNatively(
+  endpoint: { kind: ProviderKind; dialects: readonly WireDialect[]; upstreamModel: string },
+  dialect: WireDialect,
+): boolean {
+  if (endpoint.dialects.includes(dialect)) return true;
+  const entry: UpstreamKind = UPSTREAM_KINDS[endpoint.kind];
+  return dialect === 'anthropic-messages' && (entry.nativeMessages?.test(endpoint.upstreamModel) ?? false);
 }

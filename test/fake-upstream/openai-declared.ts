@@ -140,3 +140,25 @@ export function refusedByOpenAi(body: Record<string, unknown>): string | null {
   }
   return null;
 }
+
+let responsesFields: ReadonlySet<string> | null = null;
+
+/** The top-level fields of OpenAI's Responses request (ResponseCreateParamsBase). */
+export function openAiResponsesFields(): ReadonlySet<string> {
+  if (responsesFields !== null) return responsesFields;
+  const require = createRequire(import.meta.url);
+  const compiled = require.resolve('openai/resources/responses/responses');
+  const text = readFileSync(join(dirname(compiled), 'responses.d.ts'), 'utf8');
+  responsesFields = members(interfaceBody(text, 'ResponseCreateParamsBase'));
+  return responsesFields;
+}
+
+/** What OpenAI would refuse in this Responses body, as its 400 message; null when it accepts it. */
+export function responsesRefusedByOpenAi(body: Record<string, unknown>): string | null {
+  const fields = openAiResponsesFields();
+  for (const key of Object.keys(body)) if (!fields.has(key)) return `Unknown parameter: '${key}'.`;
+  // OpenAI keeps nothing the gateway did not ask it to keep: a stored response it never made is unknown to it.
+  if (typeof body.previous_response_id === 'string')
+    return `Previous response with id '${body.previous_response_id}' not found.`;
+  return null;
+}

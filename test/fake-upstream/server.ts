@@ -11,7 +11,8 @@ import {
 import { embeddingsJson } from './embeddings-wire.js';
 import { refusedWithoutBeta } from './anthropic-betas.js';
 import { answerFault } from './faults.js';
-import { completionRefusedByOpenAi, refusedByOpenAi } from './openai-declared.js';
+import { completionRefusedByOpenAi, refusedByOpenAi, responsesRefusedByOpenAi } from './openai-declared.js';
+import { responsesEvents, responsesJson, responsesMidStreamError, writeResponsesEvent } from './responses-wire.js';
 import { NORMAL, parseBehaviour, type FakeBehaviour } from './behaviour.js';
 import type { Json } from './json.js';
 import {
@@ -51,12 +52,13 @@ export interface FakeUpstream {
   close(): Promise<void>;
 }
 
-type Wire = 'openai-chat' | 'openai-completions' | 'openai-embeddings' | 'anthropic';
+type Wire = 'openai-chat' | 'openai-completions' | 'openai-embeddings' | 'openai-responses' | 'anthropic';
 
 const ROUTES: Record<string, Wire> = {
   '/v1/chat/completions': 'openai-chat',
   '/v1/completions': 'openai-completions',
   '/v1/embeddings': 'openai-embeddings',
+  '/v1/responses': 'openai-responses',
   '/v1/messages': 'anthropic',
 };
 
@@ -145,9 +147,11 @@ export async function startFakeUpstream(): Promise<FakeUpstream> {
         ? refusedByOpenAi(body)
         : wire === 'openai-completions'
           ? completionRefusedByOpenAi(body)
-          : wire === 'anthropic'
-            ? refusedWithoutBeta(body, req.headers)
-            : null;
+          : wire === 'openai-responses'
+            ? responsesRefusedByOpenAi(body)
+            : wire === 'anthropic'
+              ? refusedWithoutBeta(body, req.headers)
+              : null;
     if (refused !== null) {
       const error = { message: refused, type: 'invalid_request_error', param: null, code: null };
       sendJson(res, 400, wire === 'anthropic' ? { type: 'error', error } : { error });
@@ -175,7 +179,7 @@ export async function startFakeUpstream(): Promise<FakeUpstream> {
       res.end(body.stream === true ? 'data: {not json\n\n' : '{"id": "broken"');
       return;
     }
-    if (wire !== 'openai-embeddings' && (await answerFault(res, wire, body, b))) return;
+    if (wire !== 'openai-embeddings' && wire !== 'openai-responses' && (await answerFault(res, wire, body, b))) return;
     if (body.stream === true) {
       await stream(res, wire, body, b);
       return;
@@ -187,7 +191,9 @@ export async function startFakeUpstream(): Promise<FakeUpstream> {
           ? completionJson(body, b)
           : wire === 'openai-embeddings'
             ? embeddingsJson(body, b)
-            : messagesJson(body, b);
+            : wire === 'openai-responses'
+              ? responsesJson(body, b)
+              : messagesJson(body, b);
     if (b.cutStreamAfter !== null) {
       const text = JSON.stringify(json);
       res.writeHead(200, { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(text)) });
@@ -205,9 +211,11 @@ export async function startFakeUpstream(): Promise<FakeUpstream> {
     const writers: (() => void)[] =
       wire === 'anthropic'
         ? messagesEvents(body, b).map((e) => () => writeAnthropicEvent(res, e))
-        : (wire === 'openai-chat' ? chatEvents(body, b) : completionEvents(body, b)).map(
-            (e) => () => writeOpenAiEvent(res, e),
-          );
+        : wire === 'openai-responses'
+          ? responsesEvents(body, b).map((e) => () => writeResponsesEvent(res, e))
+          : (wire === 'openai-chat' ? chatEvents(body, b) : completionEvents(body, b)).map(
+              (e) => () => writeOpenAiEvent(res, e),
+            );
     if (b.midStreamError) {
       const at = Math.min(2, writers.length);
       writers.splice(
@@ -215,9 +223,11 @@ export async function startFakeUpstream(): Promise<FakeUpstream> {
         writers.length - at,
         wire === 'anthropic'
           ? () => writeAnthropicEvent(res, anthropicMidError())
-          : () => writeOpenAiEvent(res, openAiMidError()),
+          : wire === 'openai-responses'
+            ? () => writeResponsesEvent(res, responsesMidStreamError())
+            : () => writeOpenAiEvent(res, openAiMidError()),
       );
-    } else if (wire !== 'anthropic' && !b.noDone) {
+    } else if (wire !== 'anthropic' && wire !== 'openai-responses' && !b.noDone) {
       writers.push(() => writeOpenAiEvent(res, '[DONE]'));
     }
     for (const [i, write] of writers.entries()) {

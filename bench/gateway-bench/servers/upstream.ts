@@ -3,7 +3,8 @@
  * POST …/chat/completions answers the ~1.5 KB completion, or with `"stream": true` the 20-event
  * SSE stream, each event its own write; POST …/messages answers the same text as an Anthropic
  * message, or its 23-event stream; POST …:generateContent / :streamGenerateContent the same as
- * Gemini's answer or its 17-event stream. Body fields `bench_chunk_interval_ms` and
+ * Gemini's answer or its 17-event stream; POST …/responses as a Responses object or its 25-event
+ * stream. Body fields `bench_chunk_interval_ms` and
  * `bench_stream_events` pace and lengthen the stream (used only by the concurrent-stream test). Prints nothing; reports its port over IPC.
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
@@ -11,6 +12,7 @@ import { reportReady } from '../child.js';
 import { anthropicMessageJson, anthropicSseEvents, completionJson, sseEvents } from '../payloads.js';
 import { converseJson, converseStreamFrames } from '../bedrock-payloads.js';
 import { geminiResponseJson, geminiSseEvents } from '../payloads-gemini.js';
+import { responsesJson, responsesSseEvents } from '../responses-payloads.js';
 
 const JSON_BODY = Buffer.from(completionJson());
 const EVENTS = sseEvents().map((e) => Buffer.from(e));
@@ -20,6 +22,8 @@ const CONVERSE_JSON_BODY = Buffer.from(converseJson());
 const CONVERSE_FRAMES = converseStreamFrames();
 const GEMINI_JSON_BODY = Buffer.from(geminiResponseJson());
 const GEMINI_EVENTS = geminiSseEvents().map((e) => Buffer.from(e));
+const RESPONSES_JSON_BODY = Buffer.from(responsesJson());
+const RESPONSES_EVENTS = responsesSseEvents().map((e) => Buffer.from(e));
 
 interface Wanted {
   stream: boolean;
@@ -79,15 +83,15 @@ function paced(res: ServerResponse, intervalMs: number, count: number): void {
   res.on('close', () => clearInterval(timer));
 }
 
-/** Anthropic's Messages API: the whole answer, or every event its own write (no pacing). */
-function answerAnthropic(res: ServerResponse, stream: boolean): void {
+/** A whole answer, or every event its own write (no pacing): Anthropic's Messages API, OpenAI's Responses API. */
+function answerWhole(res: ServerResponse, stream: boolean, json: Buffer, events: readonly Buffer[]): void {
   if (!stream) {
-    res.writeHead(200, { 'content-type': 'application/json', 'content-length': ANTHROPIC_JSON_BODY.length });
-    res.end(ANTHROPIC_JSON_BODY);
+    res.writeHead(200, { 'content-type': 'application/json', 'content-length': json.length });
+    res.end(json);
     return;
   }
   res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
-  for (const event of ANTHROPIC_EVENTS) res.write(event);
+  for (const event of events) res.write(event);
   res.end();
 }
 
@@ -128,7 +132,11 @@ function answer(req: IncomingMessage, res: ServerResponse, raw: string): void {
     return;
   }
   if (req.method === 'POST' && path.endsWith('/messages')) {
-    answerAnthropic(res, wanted(raw).stream);
+    answerWhole(res, wanted(raw).stream, ANTHROPIC_JSON_BODY, ANTHROPIC_EVENTS);
+    return;
+  }
+  if (req.method === 'POST' && path.endsWith('/responses')) {
+    answerWhole(res, wanted(raw).stream, RESPONSES_JSON_BODY, RESPONSES_EVENTS);
     return;
   }
   if (req.method !== 'POST' || !path.endsWith('/chat/completions')) {

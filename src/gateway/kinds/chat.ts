@@ -1,4 +1,13 @@
-import { checkMessages, toCanonicalChatRequest, type ChatRequestBody } from '../../canonical/index.js';
+import {
+  checkMessages,
+  deltaText,
+  messagesText,
+  toCanonicalChatRequest,
+  type ChatRequestBody,
+  type NativeUpstreamRequest,
+} from '../../canonical/index.js';
+import { errors } from '../../errors/index.js';
+import type { ProviderAdapter } from '../../providers/index.js';
 import { mergePreset } from '../../domain/presets/index.js';
 import type { TextSegment } from '../../filters/index.js';
 import type { BodyTexts, KindStrategy } from './strategy.js';
@@ -70,7 +79,11 @@ function rewrite(
   return { ...body, messages };
 }
 
-/** `POST /chat/completions` and every surface decoded to a chat. */
+/** A kind the registry says speaks a dialect whose adapter cannot send it: a wiring bug. */
+const noNative = (adapter: ProviderAdapter, req: NativeUpstreamRequest) =>
+  errors.internal(new Error(`The ${adapter.kind} adapter has no native ${req.dialect}`));
+
+/** `POST /chat/completions` and every surface decoded to a chat (Messages and Responses too: their native body rides beside it). */
 export const chatStrategy: KindStrategy<'chat'> = {
   kind: 'chat',
   mergePreset: (body, version) => mergePreset(body, version),
@@ -80,6 +93,14 @@ export const chatStrategy: KindStrategy<'chat'> = {
   request: (body, upstreamModel) => toCanonicalChatRequest(body, upstreamModel),
   send: (adapter, endpoint, req, ctx) => adapter.chat(endpoint, req, ctx),
   sendStream: (adapter, endpoint, req, ctx) => adapter.chatStream(endpoint, req, ctx),
+  sendNative(adapter, endpoint, req, ctx) {
+    if (adapter.native === undefined) throw noNative(adapter, req);
+    return adapter.native(endpoint, req, ctx);
+  },
+  streamNative(adapter, endpoint, req, ctx) {
+    if (adapter.nativeStream === undefined) throw noNative(adapter, req);
+    return adapter.nativeStream(endpoint, req, ctx);
+  },
   finish(answer) {
     const first = answer.choices[0];
     return { reason: first?.finish_reason ?? null, native: first?.native_finish_reason ?? null };
@@ -90,9 +111,7 @@ export const chatStrategy: KindStrategy<'chat'> = {
     return null;
   },
   keepText(chunk, into) {
-    for (const choice of chunk.choices) {
-      if (choice.delta.content !== undefined && choice.delta.content !== null) into.push(choice.delta.content);
-      if (choice.delta.tool_calls !== undefined) into.push(JSON.stringify(choice.delta.tool_calls));
-    }
+    for (const choice of chunk.choices) into.push(deltaText(choice.delta));
   },
+  promptText: (req) => messagesText(req.messages),
 };

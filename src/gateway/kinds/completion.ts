@@ -1,4 +1,4 @@
-import { toCanonicalCompletionRequest, type CompletionRequestBody } from '../../canonical/index.js';
+import { completionPrompt, toCanonicalCompletionRequest, type CompletionRequestBody } from '../../canonical/index.js';
 import { legacyCompletion } from '../../wire/openai-completions/via-chat.js';
 import type { BodyTexts, KindStrategy } from './strategy.js';
 
@@ -36,4 +36,5 @@ export const completionStrategy: KindStrategy<'completion'> = {
   keepText(chunk, into) {
     for (const choice of chunk.choices) into.push(choice.text);
   },
+  promptText: completionPrompt,
 };

@@ -64,4 +64,5 @@ export const embeddingsStrategy: KindStrategy<'embeddings'> = {
   finish: () => ({ reason: null, native: null }),
   chunkFinish: () => null,
   keepText: () => undefined,
+  promptText: () => '',
 };

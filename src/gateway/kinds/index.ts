@@ -1,7 +1,6 @@
 import type { CallKind } from '../../canonical/index.js';
 import { chatStrategy } from './chat.js';
 import { completionStrategy } from './completion.js';
-import { messagesStrategy } from './messages.js';
 import { embeddingsStrategy } from './embeddings.js';
 import type { KindStrategy } from './strategy.js';
 
@@ -11,6 +10,5 @@ export type { KindStrategy, BodyOf, BodyTexts } from './strategy.js';
 export const STRATEGIES: { [K in CallKind]: KindStrategy<K> } = {
   chat: chatStrategy,
   completion: completionStrategy,
-  messages: messagesStrategy,
   embeddings: embeddingsStrategy,
 };

@@ -1,7 +1,6 @@
-import type { BodyOf, CallKind } from '../../canonical/index.js';
+import type { BodyOf, CallKind, NativeUpstreamRequest } from '../../canonical/index.js';
 import type { TextSegment } from '../../filters/index.js';
 import type { CallContext, ProviderAdapter, ProviderEndpointConfig } from '../../providers/index.js';
-import type { RouteCandidate } from '../../domain/routing/index.js';
 import type { PresetVersionRecord } from '../../domain/presets/index.js';
 import type { KindTypes } from '../call.js';
 
@@ -27,12 +26,6 @@ export interface KindStrategy<K extends CallKind> {
   readonly mergePreset?: (body: BodyOf<K>, version: PresetVersionRecord) => BodyOf<K>;
   /** Rules the body schema cannot say (a 400 naming the field). */
   check(body: BodyOf<K>): void;
-  /**
-   * The candidates of the plan that can carry this body: an upstream that needs it translated is
-   * dropped when it cannot be translated. Throws the reason (a 400 naming the field) when none is
-   * left, so such a call is refused before anything is reserved or recorded. Absent: all can.
-   */
-  readonly carriers?: (body: BodyOf<K>, candidates: readonly RouteCandidate[]) => readonly RouteCandidate[];
   /** Every text the call sends: screened by content filters, counted for estimates. */
   texts(body: BodyOf<K>): BodyTexts<BodyOf<K>>;
   /**
@@ -56,13 +49,32 @@ export interface KindStrategy<K extends CallKind> {
     req: KindTypes[K]['request'],
     ctx: CallContext,
   ): Promise<AsyncIterable<KindTypes[K]['chunk']>>;
+  /**
+   * An attempt of a native pass-through (the client's body, for a candidate that speaks its
+   * dialect): its answer and chunks are this kind's, carrying the upstream's own. Absent: the
+   * kind has no native pass-through.
+   */
+  readonly sendNative?: (
+    adapter: ProviderAdapter,
+    endpoint: ProviderEndpointConfig,
+    req: NativeUpstreamRequest,
+    ctx: CallContext,
+  ) => Promise<KindTypes[K]['answer']>;
+  readonly streamNative?: (
+    adapter: ProviderAdapter,
+    endpoint: ProviderEndpointConfig,
+    req: NativeUpstreamRequest,
+    ctx: CallContext,
+  ) => Promise<AsyncIterable<KindTypes[K]['chunk']>>;
   /** The finish reasons of an answer's first choice. */
   finish(answer: KindTypes[K]['answer']): { reason: string | null; native: string | null };
   /** The finish reason a chunk reports, if any. */
   chunkFinish(chunk: KindTypes[K]['chunk']): string | null;
   /**
    * Appends the text a chunk streamed to the client. It is tokenised once, at the end, and only
-   * when the upstream never reported usage (a cut stream).
+   * when the upstream never reported usage: the gateway is the one estimator of a stream's usage.
    */
   keepText(chunk: KindTypes[K]['chunk'], into: string[]): void;
+  /** The prompt of a canonical request as an estimate counts it (the adapters count a JSON answer's alike). */
+  promptText(req: KindTypes[K]['request']): string;
 }

@@ -45,7 +45,7 @@ function modelCallScope(app: App, options: ModelCallOptions): void {
       operationId: 'createMessage',
       body: MessagesRequestSchema,
     },
-    handler: (request, reply) => serveModelCall(messagesCodec, options, request, reply),
+    handler: (request, reply) => serveModelCall(messagesCodec(), options, request, reply),
   });
   openAiSurfaceRoutes(app, options);
 }

@@ -1,14 +1,14 @@
-import type { CanonicalChatRequest, CanonicalChatResponse, CanonicalChunk } from '../../canonical/index.js';
+import type {
+  CanonicalChatRequest,
+  CanonicalChatResponse,
+  CanonicalChunk,
+  NativeUpstreamRequest,
+} from '../../canonical/index.js';
 import type { UpstreamHttpClient, UpstreamResponse } from '../../upstream/index.js';
 import { primeStream } from '../../wire/primed-stream.js';
 import type { CallContext, ProviderAdapter, ProviderEndpointConfig } from '../../wire/adapter.js';
-import {
-  nativeEvents,
-  readNativeMessage,
-  type NativeEvent,
-  type NativeMessage,
-} from '../../wire/anthropic-messages/outbound/native.js';
-import type { JsonRecord } from '../../canonical/json.js';
+import { messagesBodyOf, nativeChunks, nativeMessage } from '../../wire/anthropic-messages/outbound/native.js';
+import { str, type JsonRecord } from '../../canonical/json.js';
 import { messagesBody } from '../../wire/anthropic-messages/outbound/request.js';
 import { claudeAnswer, claudeStream } from './answers.js';
 import { postTo } from '../wire-target.js';
@@ -57,18 +57,25 @@ export class AnthropicAdapter implements ProviderAdapter {
     return postTo(this.http, endpoint, target, JSON.stringify(body), ctx);
   }
 
-  async messages(endpoint: ProviderEndpointConfig, body: JsonRecord, ctx: CallContext): Promise<NativeMessage> {
-    const res = await this.postNative(endpoint, { ...body, stream: false }, ctx);
-    return readNativeMessage(await res.json(), endpoint.providerId);
+  async native(
+    endpoint: ProviderEndpointConfig,
+    req: NativeUpstreamRequest,
+    ctx: CallContext,
+  ): Promise<CanonicalChatResponse> {
+    const res = await this.postNative(endpoint, { ...messagesBodyOf(req), stream: false }, ctx);
+    return nativeMessage(await res.json(), endpoint.providerId, {
+      id: `msg-${ctx.requestId}`,
+      model: str(req.body.model) ?? '',
+    });
   }
 
   /** The same, streamed: primed like chatStream, so errors before the first event can fall back. */
-  async messagesStream(
+  async nativeStream(
     endpoint: ProviderEndpointConfig,
-    body: JsonRecord,
+    req: NativeUpstreamRequest,
     ctx: CallContext,
-  ): Promise<AsyncIterable<NativeEvent>> {
-    const res = await this.postNative(endpoint, { ...body, stream: true }, ctx);
-    return primeStream(nativeEvents(res, endpoint.providerId, endpoint.apiKey));
+  ): Promise<AsyncIterable<CanonicalChunk>> {
+    const res = await this.postNative(endpoint, { ...messagesBodyOf(req), stream: true }, ctx);
+    return primeStream(nativeChunks(res, endpoint.providerId, endpoint.apiKey, str(req.body.model) ?? ''));
   }
 }

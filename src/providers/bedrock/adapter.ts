@@ -4,19 +4,16 @@ import type {
   CanonicalChunk,
   CanonicalEmbeddingsRequest,
   CanonicalEmbeddingsResponse,
+  NativeUpstreamRequest,
 } from '../../canonical/index.js';
-import type { JsonRecord } from '../../canonical/json.js';
+import { str, type JsonRecord } from '../../canonical/json.js';
 import { protocolError, type UpstreamHttpClient, type UpstreamResponse } from '../../upstream/index.js';
 import type { CallContext, ProviderAdapter, ProviderEndpointConfig } from '../../wire/adapter.js';
-import {
-  readNativeMessage,
-  type NativeEvent,
-  type NativeMessage,
-} from '../../wire/anthropic-messages/outbound/native.js';
+import { messagesBodyOf, nativeMessage } from '../../wire/anthropic-messages/outbound/native.js';
 import { converseBody } from '../../wire/bedrock-converse/request.js';
 import { converseResponse } from '../../wire/bedrock-converse/response.js';
 import { converseChunks } from '../../wire/bedrock-converse/stream.js';
-import { invokeAnthropicBody, invokeAnthropicEvents } from '../../wire/bedrock-invoke/anthropic.js';
+import { invokeAnthropicBody, invokeAnthropicChunks } from '../../wire/bedrock-invoke/anthropic.js';
 import { primeStream } from '../../wire/primed-stream.js';
 import { bedrockEmbeddings } from './embeddings.js';
 import { bedrockMessages } from './event-stream.js';
@@ -75,22 +72,30 @@ export class BedrockAdapter implements ProviderAdapter {
   }
 
   /** A Messages body for a Claude model (the gateway sends only those here), through InvokeModel. */
-  async messages(endpoint: ProviderEndpointConfig, body: JsonRecord, ctx: CallContext): Promise<NativeMessage> {
-    const modelId = String(body.model);
-    const res = await this.post(endpoint, modelId, 'invoke', invokeAnthropicBody(body, ctx.forwardHeaders), ctx);
-    return readNativeMessage(await res.json(), endpoint.providerId);
+  async native(
+    endpoint: ProviderEndpointConfig,
+    req: NativeUpstreamRequest,
+    ctx: CallContext,
+  ): Promise<CanonicalChatResponse> {
+    const modelId = str(messagesBodyOf(req).model) ?? '';
+    const res = await this.post(endpoint, modelId, 'invoke', invokeAnthropicBody(req.body, ctx.forwardHeaders), ctx);
+    return nativeMessage(await res.json(), endpoint.providerId, { id: `msg-${ctx.requestId}`, model: modelId });
   }
 
-  async messagesStream(
+  async nativeStream(
     endpoint: ProviderEndpointConfig,
-    body: JsonRecord,
+    req: NativeUpstreamRequest,
     ctx: CallContext,
-  ): Promise<AsyncIterable<NativeEvent>> {
-    const modelId = String(body.model);
-    const invoke = invokeAnthropicBody(body, ctx.forwardHeaders);
+  ): Promise<AsyncIterable<CanonicalChunk>> {
+    const modelId = str(messagesBodyOf(req).model) ?? '';
+    const invoke = invokeAnthropicBody(req.body, ctx.forwardHeaders);
     const res = await this.post(endpoint, modelId, 'invoke-with-response-stream', invoke, ctx);
     return primeStream(
-      invokeAnthropicEvents(bedrockMessages(res, endpoint.providerId), endpoint.providerId, endpoint.apiKey),
+      invokeAnthropicChunks(bedrockMessages(res, endpoint.providerId), {
+        providerId: endpoint.providerId,
+        apiKey: endpoint.apiKey,
+        model: modelId,
+      }),
     );
   }
 

@@ -1,13 +1,13 @@
-import type { CanonicalChatRequest, CanonicalChatResponse, CanonicalChunk } from '../../canonical/index.js';
-import type { JsonRecord } from '../../canonical/json.js';
+import type {
+  CanonicalChatRequest,
+  CanonicalChatResponse,
+  CanonicalChunk,
+  NativeUpstreamRequest,
+} from '../../canonical/index.js';
+import { str, type JsonRecord } from '../../canonical/json.js';
 import { protocolError, type UpstreamHttpClient, type UpstreamResponse } from '../../upstream/index.js';
 import type { CallContext, ProviderAdapter, ProviderEndpointConfig } from '../../wire/adapter.js';
-import {
-  nativeEvents,
-  readNativeMessage,
-  type NativeEvent,
-  type NativeMessage,
-} from '../../wire/anthropic-messages/outbound/native.js';
+import { messagesBodyOf, nativeChunks, nativeMessage } from '../../wire/anthropic-messages/outbound/native.js';
 import { messagesBody } from '../../wire/anthropic-messages/outbound/request.js';
 import { primeStream } from '../../wire/primed-stream.js';
 import { claudeAnswer, claudeStream } from '../anthropic/answers.js';
@@ -73,18 +73,26 @@ export class VertexAdapter implements ProviderAdapter {
   }
 
   /** A client's Messages body as written (only Claude models are sent here: `nativeMessages`). */
-  async messages(endpoint: ProviderEndpointConfig, body: JsonRecord, ctx: CallContext): Promise<NativeMessage> {
-    const res = await this.postClaude(endpoint, String(body.model), { ...body, stream: false }, ctx);
-    return readNativeMessage(await res.json(), endpoint.providerId);
+  async native(
+    endpoint: ProviderEndpointConfig,
+    req: NativeUpstreamRequest,
+    ctx: CallContext,
+  ): Promise<CanonicalChatResponse> {
+    const body = messagesBodyOf(req);
+    const model = str(body.model) ?? '';
+    const res = await this.postClaude(endpoint, model, { ...body, stream: false }, ctx);
+    return nativeMessage(await res.json(), endpoint.providerId, { id: `msg-${ctx.requestId}`, model });
   }
 
-  async messagesStream(
+  async nativeStream(
     endpoint: ProviderEndpointConfig,
-    body: JsonRecord,
+    req: NativeUpstreamRequest,
     ctx: CallContext,
-  ): Promise<AsyncIterable<NativeEvent>> {
-    const res = await this.postClaude(endpoint, String(body.model), { ...body, stream: true }, ctx);
-    return primeStream(nativeEvents(res, endpoint.providerId, endpoint.apiKey));
+  ): Promise<AsyncIterable<CanonicalChunk>> {
+    const body = messagesBodyOf(req);
+    const model = str(body.model) ?? '';
+    const res = await this.postClaude(endpoint, model, { ...body, stream: true }, ctx);
+    return primeStream(nativeChunks(res, endpoint.providerId, endpoint.apiKey, model));
   }
 }
 

@@ -7,8 +7,14 @@ import type {
   CanonicalCompletionResponse,
   CanonicalEmbeddingsRequest,
   CanonicalEmbeddingsResponse,
+  NativeUpstreamRequest,
 } from '../../canonical/index.js';
-import { estimatedUsage, parseOpenAiUsage } from '../../canonical/index.js';
+import { errors } from '../../errors/index.js';
+import { responsesUpstreamBody } from '../../wire/openai-responses/outbound/request.js';
+import { nativeResponse } from '../../wire/openai-responses/outbound/response.js';
+import { nativeResponseChunks } from '../../wire/openai-responses/outbound/stream.js';
+import { responsesTexts } from '../../wire/openai-responses/texts.js';
+import { completionPrompt, estimatedUsage, messagesText, parseOpenAiUsage } from '../../canonical/index.js';
 import { protocolError, type UpstreamHttpClient, type UpstreamResponse } from '../../upstream/index.js';
 import { int, isRecord, nowSeconds, str, type JsonRecord } from '../../canonical/json.js';
 import { primeStream, type ClosableIterator } from '../../wire/primed-stream.js';
@@ -16,18 +22,12 @@ import type { CallContext, ProviderAdapter, ProviderEndpointConfig } from '../..
 import { postTo, type WireTarget } from '../wire-target.js';
 import { chatBody, completionBody } from '../../wire/openai-chat/outbound/request.js';
 import { wireTarget } from './target.js';
-import {
-  chatChunk,
-  chatResponse,
-  completionChoices,
-  deltaText,
-  messagesText,
-} from '../../wire/openai-chat/outbound/response.js';
+import { chatChunk, chatResponse, completionChoices } from '../../wire/openai-chat/outbound/response.js';
 import { relayOpenAiStream } from '../../wire/openai-chat/outbound/stream-relay.js';
 import { embeddingsBody, embeddingsResponse } from '../../wire/openai-embeddings/outbound.js';
 
 /** The operations of OpenAI's wire, as paths under an OpenAI-style base URL. */
-export type OpenAiPath = '/chat/completions' | '/completions' | '/embeddings';
+export type OpenAiPath = '/chat/completions' | '/completions' | '/embeddings' | '/responses';
 
 /**
  * How a vendor that speaks OpenAI's wire at other URLs is reached (Azure OpenAI): the target of
@@ -107,23 +107,50 @@ export class OpenAiCompatibleAdapter implements ProviderAdapter {
         meta.created = chunk.created;
         const usage = chunk.usage ?? null;
         delete chunk.usage; // held back: usage goes out in the last chunk only
-        let text = '';
-        let finished = false;
-        for (const choice of chunk.choices) {
-          text += deltaText(choice.delta);
-          if (choice.finish_reason !== null) finished = true;
-        }
-        return { chunk: chunk.choices.length === 0 ? null : chunk, usage, text, finished };
+        const finished = chunk.choices.some((choice) => choice.finish_reason !== null);
+        return { chunk: chunk.choices.length === 0 ? null : chunk, usage, finished };
       },
-      last: (meta, usage, output) => ({
-        id: meta.id,
-        object: 'chat.completion.chunk',
-        created: meta.created,
-        model: meta.model,
-        choices: [],
-        usage: usage ?? estimatedUsage(messagesText(req.messages), output),
-      }),
+      last: (meta, usage) => {
+        const chunk: CanonicalChunk = {
+          id: meta.id,
+          object: 'chat.completion.chunk',
+          created: meta.created,
+          model: meta.model,
+          choices: [],
+        };
+        if (usage !== null) chunk.usage = usage;
+        return chunk;
+      },
     });
+  }
+
+  /** A Responses body passed through natively (`model` already the upstream's) to `/responses`. */
+  async native(
+    endpoint: ProviderEndpointConfig,
+    req: NativeUpstreamRequest,
+    ctx: CallContext,
+  ): Promise<CanonicalChatResponse> {
+    const res = await this.post(endpoint, '/responses', responsesUpstreamBody(responsesOnly(req), false), false, ctx);
+    const out = nativeResponse(await res.json(), {
+      id: `resp-${ctx.requestId}`,
+      model: str(req.body.model) ?? '',
+      prompt: () =>
+        responsesTexts(req.body)
+          .segments.map((s) => s.text)
+          .join('\n'),
+    });
+    if (out === null) throw protocolError(endpoint.providerId, 'Provider returned a body without output');
+    return out;
+  }
+
+  /** The same, streamed: primed like chatStream, so errors before the first event can fall back. */
+  async nativeStream(
+    endpoint: ProviderEndpointConfig,
+    req: NativeUpstreamRequest,
+    ctx: CallContext,
+  ): Promise<AsyncIterable<CanonicalChunk>> {
+    const res = await this.post(endpoint, '/responses', responsesUpstreamBody(responsesOnly(req), true), true, ctx);
+    return primeStream(nativeResponseChunks(res, endpoint.providerId, endpoint.apiKey, str(req.body.model) ?? ''));
   }
 
   async embeddings(
@@ -153,7 +180,7 @@ export class OpenAiCompatibleAdapter implements ProviderAdapter {
       created: int(body.created) ?? nowSeconds(),
       model: str(body.model) ?? req.model,
       choices,
-      usage: parseOpenAiUsage(body.usage) ?? estimatedUsage(promptOf(req), choices.map((c) => c.text).join('')),
+      usage: parseOpenAiUsage(body.usage) ?? estimatedUsage(completionPrompt(req), choices.map((c) => c.text).join('')),
     };
   }
 
@@ -188,22 +215,26 @@ export class OpenAiCompatibleAdapter implements ProviderAdapter {
         return {
           chunk,
           usage: parseOpenAiUsage(event.usage),
-          text: choices.map((c) => c.text).join(''),
           finished: choices.some((c) => c.finish_reason !== null),
         };
       },
-      last: (meta, usage, output) => ({
-        id: meta.id,
-        object: 'text_completion',
-        created: meta.created,
-        model: meta.model,
-        choices: [],
-        usage: usage ?? estimatedUsage(promptOf(req), output),
-      }),
+      last: (meta, usage) => {
+        const chunk: CanonicalCompletionChunk = {
+          id: meta.id,
+          object: 'text_completion',
+          created: meta.created,
+          model: meta.model,
+          choices: [],
+        };
+        if (usage !== null) chunk.usage = usage;
+        return chunk;
+      },
     });
   }
 }
 
-function promptOf(req: CanonicalCompletionRequest): string {
-  return typeof req.prompt === 'string' ? req.prompt : req.prompt.join('\n');
+/** The body of a native call: Responses bodies are this kind's own (chat, completions and embeddings are canonical). */
+function responsesOnly(req: NativeUpstreamRequest): JsonRecord {
+  if (req.dialect !== 'openai-responses') throw errors.internal(new Error(`no native ${req.dialect} here`));
+  return req.body;
 }

@@ -1,7 +1,8 @@
 import { isRecord, str, type JsonRecord } from '../../canonical/json.js';
 import { protocolError } from '../../upstream/index.js';
 import type { AwsEventMessage } from '../../upstream/framing/aws-eventstream.js';
-import { nativeEventsOf, type NativeEvent } from '../anthropic-messages/outbound/native.js';
+import type { CanonicalChunk, NativeEvent } from '../../canonical/index.js';
+import { nativeChunksOf } from '../anthropic-messages/outbound/native.js';
 import { bedrockStreamError } from '../bedrock-converse/error-body.js';
 
 /**
@@ -52,20 +53,19 @@ export function invokeAnthropicBody(
   return out;
 }
 
-/** InvokeModelWithResponseStream messages → Anthropic's native events (usage read, `error` thrown). */
-export function invokeAnthropicEvents(
+/** InvokeModelWithResponseStream messages → chunks of Anthropic's native events (usage read, `error` thrown). */
+export function invokeAnthropicChunks(
   messages: AsyncIterable<AwsEventMessage>,
-  providerId: string,
-  apiKey: string | null,
-): AsyncGenerator<NativeEvent, void, undefined> {
-  return nativeEventsOf(payloads(messages, providerId, apiKey), providerId, apiKey);
+  at: { providerId: string; apiKey: string | null; model: string },
+): AsyncGenerator<CanonicalChunk, void, undefined> {
+  return nativeChunksOf(payloads(messages, at.providerId, at.apiKey), at);
 }
 
 async function* payloads(
   messages: AsyncIterable<AwsEventMessage>,
   providerId: string,
   apiKey: string | null,
-): AsyncGenerator<{ data: unknown }> {
+): AsyncGenerator<NativeEvent> {
   for await (const message of messages) {
     if (message.messageType !== 'event')
       throw bedrockStreamError({ type: message.type, body: message.body, providerId, apiKey });
@@ -79,7 +79,8 @@ async function* payloads(
     } catch (error) {
       throw protocolError(providerId, 'Provider sent an invalid stream event', error);
     }
-    if (isRecord(data)) delete data[BEDROCK_METRICS];
-    yield { data };
+    if (!isRecord(data)) continue;
+    delete data[BEDROCK_METRICS];
+    yield { event: str(data.type) ?? 'message', data };
   }
 }

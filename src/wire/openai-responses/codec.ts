@@ -1,5 +1,7 @@
 import type { AcceptedCall, CanonicalUsage } from '../../canonical/index.js';
+import { isRecord, type JsonRecord } from '../../canonical/json.js';
 import type { GatewayError } from '../../errors/index.js';
+import { responsesNative } from './native-request.js';
 import type { Codec, EventWriter } from '../codec.js';
 import { decodeResponsesRequest } from './request.js';
 import { encodeResponse, type ResponseContext } from './response.js';
@@ -9,6 +11,9 @@ import { encodeReasoning, StreamedReasoning, withEncryptedReasoning } from './re
 import { restoreEvents, restoreItem } from './tool-calls-out.js';
 import type { ToolNames } from './tools.js';
 import type { ResponseEcho, ResponseObject } from './wire.js';
+
+/** Native events that end a stream with a response worth keeping. */
+const COMPLETE: ReadonlySet<string> = new Set(['response.completed', 'response.incomplete']);
 
 function write(writer: EventWriter, events: readonly ResponsesStreamEvent[]): Promise<void> | undefined {
   let drained: Promise<void> | undefined;
@@ -38,6 +43,18 @@ export function responsesCodec(options: ResponsesCodecOptions = {}): Codec<'chat
   let toolNames: ToolNames = new Map();
   const customCalls = new Set<string>();
   const reasoning = new StreamedReasoning();
+  /** A native stream: the upstream's events are written as they come, its own completion included. */
+  let native = false;
+  /**
+   * A native response as the client sees it: the generation id and the catalog slug (the one
+   * relabelling), whether the gateway kept it (the upstream never does), and the route's note.
+   */
+  const relabelled = (response: JsonRecord, id: string, model: string): JsonRecord => {
+    const out: JsonRecord = { ...response, id, model, store: options.store === true };
+    if (options.note !== undefined)
+      out.metadata = { ...(isRecord(response.metadata) ? response.metadata : {}), ...options.note };
+    return out;
+  };
   const context = (id: string, model: string, provider: string | undefined): ResponseContext => {
     const ctx: ResponseContext = { id, model, createdAt, echo: echo ?? decodeResponsesRequest({ input: '' }).echo };
     if (options.store === true) ctx.store = true;
@@ -51,9 +68,14 @@ export function responsesCodec(options: ResponsesCodecOptions = {}): Codec<'chat
       echo = decoded.echo;
       if (options.note !== undefined) echo.metadata = { ...echo.metadata, ...options.note };
       toolNames = decoded.toolNames;
-      return { kind: 'chat', body: decoded.body };
+      return { kind: 'chat', body: decoded.body, native: responsesNative(body, decoded.body) };
     },
     answer(value) {
+      if (value.native?.dialect === 'openai-responses') {
+        const response = relabelled(value.native.body, value.id, value.model);
+        if (response.status !== 'failed') options.onResponse?.(response as unknown as ResponseObject);
+        return response;
+      }
       const first = value.choices[0];
       const response = encodeResponse(
         {
@@ -72,6 +94,19 @@ export function responsesCodec(options: ResponsesCodecOptions = {}): Codec<'chat
       return response;
     },
     chunk(writer, chunk) {
+      if (chunk.native?.dialect === 'openai-responses') {
+        native = true;
+        let drained: Promise<void> | undefined;
+        for (const e of chunk.native.events) {
+          const data = isRecord(e.data.response)
+            ? { ...e.data, response: relabelled(e.data.response, chunk.id, chunk.model) }
+            : e.data;
+          if (COMPLETE.has(e.event) && isRecord(data.response))
+            options.onResponse?.(data.response as unknown as ResponseObject);
+          drained = writer.event(e.event, JSON.stringify(data)) ?? drained;
+        }
+        return drained;
+      }
       encoder ??= new ResponsesStreamEncoder(context(chunk.id, chunk.model, chunk.provider));
       if (chunk.usage !== undefined) usage = chunk.usage;
       reasoning.add(chunk.choices[0]?.delta);
@@ -83,7 +118,7 @@ export function responsesCodec(options: ResponsesCodecOptions = {}): Codec<'chat
       return write(writer, encoder.fail({ message: error.message, status: error.status }, usage));
     },
     endStream(writer) {
-      if (!failed && encoder !== null) {
+      if (!failed && !native && encoder !== null) {
         const final = usage ?? { prompt_tokens: 0, completion_tokens: 0, total_tokens: 0 };
         const events = reasoning.events(
           restoreEvents(encoder.complete(final, usage?.cost ?? null), toolNames, customCalls),

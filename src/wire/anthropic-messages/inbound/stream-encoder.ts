@@ -1,8 +1,9 @@
-import type { CanonicalChunk, CanonicalDelta, CanonicalUsage, MessagesEvent } from '../../../canonical/index.js';
+import type { CanonicalChunk, CanonicalDelta, CanonicalUsage, NativeEvent } from '../../../canonical/index.js';
 import type { JsonRecord } from '../../../canonical/json.js';
 import { messagesUsage, stopReason } from './encode.js';
 
-export type { MessagesEvent };
+/** One Messages stream event. */
+export type MessagesEvent = NativeEvent;
 
 type OpenBlock = { kind: 'text' } | { kind: 'thinking' } | { kind: 'tool'; toolIndex: number };
 

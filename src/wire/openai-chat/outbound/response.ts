@@ -9,7 +9,6 @@ import {
   type CanonicalChunkChoice,
   type CanonicalCompletionChoice,
   type CanonicalDelta,
-  type ChatMessage,
   type MessageContent,
   type ReasoningDetail,
   type ToolCall,
@@ -62,13 +61,6 @@ function message(value: unknown): CanonicalAssistantMessage {
   const calls = toolCalls(m.tool_calls);
   if (calls !== undefined && calls.length > 0) out.tool_calls = calls;
   return out;
-}
-
-/** The text contents of the messages, one line each: what an estimate counts as the prompt. */
-export function messagesText(messages: ChatMessage[]): string {
-  let text = '';
-  for (const m of messages) text += contentText(m.content ?? null) + '\n';
-  return text;
 }
 
 function assistantText(m: CanonicalAssistantMessage): string {
@@ -140,13 +132,6 @@ function delta(value: unknown): CanonicalDelta {
     if (calls.length > 0) out.tool_calls = calls;
   }
   return out;
-}
-
-/** Text carried by a delta (for usage estimation when the upstream sends none). */
-export function deltaText(d: CanonicalDelta): string {
-  let text = (d.content ?? '') + (d.reasoning ?? '');
-  for (const t of d.tool_calls ?? []) text += (t.function?.name ?? '') + (t.function?.arguments ?? '');
-  return text;
 }
 
 export function chatChunk(body: JsonRecord, fallback: { model: string; id: string; created: number }): CanonicalChunk {

@@ -17,11 +17,10 @@ export interface RelayMeta {
   created: number;
 }
 
-/** What one upstream event contributes: a chunk to pass on (null: nothing to say), usage, text, a finish. */
+/** What one upstream event contributes: a chunk to pass on (null: nothing to say), usage, a finish. */
 export interface RelayStep<T> {
   chunk: T | null;
   usage: CanonicalUsage | null;
-  text: string;
   finished: boolean;
 }
 
@@ -30,7 +29,8 @@ export interface RelayOptions<T> {
   endpoint: ProviderEndpointConfig;
   meta: RelayMeta;
   step: (event: JsonRecord, meta: RelayMeta) => RelayStep<T>;
-  last: (meta: RelayMeta, usage: CanonicalUsage | null, output: string) => T;
+  /** The last chunk, with the upstream's usage (null when it reported none: the gateway estimates it, once). */
+  last: (meta: RelayMeta, usage: CanonicalUsage | null) => T;
 }
 
 const END: IteratorResult<never, undefined> = Object.freeze({ done: true, value: undefined });
@@ -38,8 +38,7 @@ const NO_EVENTS: SseEvent[] = [];
 
 /**
  * The one loop behind OpenAI-compatible chat and legacy-completion streams: reads the upstream's
- * SSE data, passes each event's chunk on, holds usage back for the last chunk (counted by us from
- * the streamed text when the upstream sent none), and calls a stream that ends before any finish
+ * SSE data, passes each event's chunk on, holds usage back for the last chunk, and calls a stream that ends before any finish
  * reason and without [DONE] a protocol error.
  *
  * At `[DONE]` the stream ends for the caller at once; the rest of the body (normally just its end)
@@ -61,7 +60,6 @@ class OpenAiRelay<T> implements ClosableIterator<T> {
   private events: SseEvent[] = NO_EVENTS;
   private index = 0;
   private usage: CanonicalUsage | null = null;
-  private output = '';
   private sawFinish = false;
   private sawDone = false;
   private bodyEnded = false;
@@ -102,7 +100,6 @@ class OpenAiRelay<T> implements ClosableIterator<T> {
         }
         const step = this.o.step(payload, this.o.meta);
         if (step.usage !== null) this.usage = step.usage;
-        if (step.text !== '') this.output += step.text;
         if (step.finished) this.sawFinish = true;
         if (step.chunk !== null) return Promise.resolve({ done: false, value: step.chunk });
       }
@@ -132,7 +129,7 @@ class OpenAiRelay<T> implements ClosableIterator<T> {
 
   private finish(): IteratorResult<T, void> {
     this.over = true;
-    return { done: false, value: this.o.last(this.o.meta, this.usage, this.output) };
+    return { done: false, value: this.o.last(this.o.meta, this.usage) };
   }
 
   private async failed(err: unknown): Promise<never> {

@@ -1,7 +1,7 @@
-import { toCanonicalChatRequest, type MessagesRequestBody } from '../../canonical/index.js';
-import { unionTools, type PresetVersionRecord } from '../../domain/presets/index.js';
-import { messagesBody } from '../../wire/anthropic-messages/outbound/request.js';
-import { isRecord, type JsonRecord } from '../../canonical/json.js';
+import { toCanonicalChatRequest, type MessagesRequestBody, type PresetFields } from '../../../canonical/index.js';
+import { unionTools } from '../../../canonical/union-tools.js';
+import { messagesBody } from '../outbound/request.js';
+import { isRecord, type JsonRecord } from '../../../canonical/json.js';
 
 /** Switchyard's routing fields: the same on chat and Messages, copied as they are. */
 const ROUTING_FIELDS = ['model', 'models', 'provider'] as const;
@@ -31,7 +31,7 @@ function withSystemPrompt(system: MessagesRequestBody['system'], prompt: string)
  * it). With extended thinking on, a sampling field the preset brought is dropped (Anthropic
  * refuses temperature and top_k beside thinking), while the body's own are sent as they are.
  */
-export function mergePresetIntoMessages(body: MessagesRequestBody, version: PresetVersionRecord): MessagesRequestBody {
+export function mergePresetIntoMessages(body: MessagesRequestBody, version: PresetFields): MessagesRequestBody {
   const config = version.config;
   const preset = messagesBody(toCanonicalChatRequest({ ...config, messages: [] }, ''), false);
   const out: JsonRecord = { ...body };

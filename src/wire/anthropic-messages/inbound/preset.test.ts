@@ -1,12 +1,10 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import type { MessagesRequestBody } from '../../canonical/index.js';
-import type { PresetVersionRecord } from '../../domain/presets/index.js';
-import { mergePresetIntoMessages } from './messages-preset.js';
+import type { MessagesRequestBody, PresetFields } from '../../../canonical/index.js';
+import { mergePresetIntoMessages } from './preset.js';
 
-function version(config: Record<string, unknown>, systemPrompt = ''): PresetVersionRecord {
-  const at = '2026-01-01T00:00:00.000Z';
-  return { id: 'v', presetId: 'p', version: 1, config, systemPrompt, creatorId: 'u', createdAt: at, updatedAt: at };
+function version(config: Record<string, unknown>, systemPrompt = ''): PresetFields {
+  return { config, systemPrompt };
 }
 
 const body = (extra: Partial<MessagesRequestBody> = {}): MessagesRequestBody => ({

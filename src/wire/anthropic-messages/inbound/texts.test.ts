@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { it } from 'node:test';
 import { Value } from '@sinclair/typebox/value';
-import { MessagesRequestSchema, type MessagesRequestBody } from '../../canonical/index.js';
-import { messagesTexts } from './messages-texts.js';
+import { MessagesRequestSchema, type MessagesRequestBody } from '../../../canonical/index.js';
+import { messagesTexts } from './texts.js';
 
 it('finds every text the model reads and writes redactions back in place, sharing the rest', () => {
   const value: unknown = {

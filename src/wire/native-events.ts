@@ -1,0 +1,38 @@
+import type { CanonicalChunk, NativeEvent } from '../canonical/index.js';
+import { isRecord, str } from '../canonical/json.js';
+import { protocolError, type SseEvent } from '../upstream/index.js';
+import type { WireDialect } from './index.js';
+
+/**
+ * The two steps every native stream decoder shares: an upstream SSE event's JSON read (its type
+ * from the data, else the event name), and the canonical chunk that carries it.
+ */
+
+/** The event's name and data; null for data that is not an object. Invalid JSON is a protocol error. */
+export function readNativeEvent(sse: SseEvent, providerId: string): NativeEvent | null {
+  let data: unknown;
+  try {
+    data = JSON.parse(sse.data) as unknown;
+  } catch (err) {
+    throw protocolError(providerId, 'Provider sent an invalid stream event', err);
+  }
+  if (!isRecord(data)) return null;
+  return { event: str(data.type) ?? sse.event ?? 'message', data };
+}
+
+/** A chunk standing for one native event: the text it streamed as the delta (for the one usage estimate). */
+export function nativeChunk(
+  at: { id: string; created: number; model: string },
+  dialect: WireDialect,
+  event: NativeEvent,
+  text: string,
+): CanonicalChunk {
+  return {
+    id: at.id,
+    object: 'chat.completion.chunk',
+    created: at.created,
+    model: at.model,
+    choices: [{ index: 0, delta: text === '' ? {} : { content: text }, finish_reason: null }],
+    native: { dialect, events: [event] },
+  };
+}
