@@ -8,7 +8,9 @@
  *   node dist/bench/gateway-bench/inproc.js [--rounds 15] [--per-round 400] [--concurrency 10] > /dev/null
  * `--surfaces chat,messages,native,responses,responses-native` measures each API surface in turn (surfaces.ts;
  * the bare proxy sends the chat call in place of the translated ones).
- * Add `--cpu-prof` to node for a profile of exactly this workload.
+ * Add `--cpu-prof` to node for a profile of exactly this workload. `SWITCHYARD_*` and `OTEL_*`
+ * variables of the environment reach the server's config (feature switches: the ledger journal,
+ * tracing, the auth throttle, the refusal recorder), except the ones the bench sets itself.
  */
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -37,7 +39,10 @@ const { values } = parseArgs({
     modes: { type: 'string', default: 'json,stream' },
     surfaces: { type: 'string', default: 'chat' },
     bare: { type: 'boolean', default: false },
-    /** `full` (the benchmark's guardrail and key limit) or `none` (a plain key): the difference is the policy's cost. */
+    /**
+     * `full` (the benchmark's guardrail and key limit), `none` (a plain key: the difference is the
+     * policy's cost) or `rates` (full, and the guardrail sets request and token rate limits no call reaches).
+     */
     policy: { type: 'string', default: 'full' },
   },
 });
@@ -63,6 +68,16 @@ function threadTicks(): Map<string, { name: string; ticks: number }> {
   return out;
 }
 
+/** The process's peak resident set so far in MB (Linux `VmHWM`), '?' elsewhere. */
+function peakRssMb(): string {
+  try {
+    const kb = /VmHWM:\s+(\d+) kB/.exec(readFileSync('/proc/self/status', 'utf8'))?.[1];
+    return kb === undefined ? '?' : (Number(kb) / 1024).toFixed(1);
+  } catch {
+    return '?';
+  }
+}
+
 const dir = mkdtempSync(join(tmpdir(), 'switchyard-inproc-'));
 const upstream = await spawnChild({
   name: 'upstream',
@@ -75,8 +90,13 @@ writeFileSync(join(dir, 'catalog.json'), JSON.stringify(catalog(origin)));
 // The Bedrock provider signs with the AWS default chain, which reads this process's environment.
 for (const [name, value] of Object.entries(BENCH_AWS_ENV)) process.env[name] ??= value;
 const managementToken = generateToken();
+/** The environment's feature switches for the server (the bench's own settings below win). */
+const switches = Object.fromEntries(
+  Object.entries(process.env).filter(([name]) => name.startsWith('SWITCHYARD_') || name.startsWith('OTEL_')),
+);
 const server = await startServer({
   config: loadServerConfig({
+    ...switches,
     PORT: '0',
     HOST: '127.0.0.1',
     SWITCHYARD_DATABASE_URL: `sqlite:${join(dir, 'switchyard.db')}`,
@@ -94,10 +114,12 @@ const barePort = ((): number => {
 })();
 
 try {
+  const api = `${server.url}/api/v1`;
+  const unreachedRates = { requests_per_minute: 1_000_000_000, tokens_per_minute: 1_000_000_000 };
   const apiKey =
     values.policy === 'none'
-      ? await plainKey(`${server.url}/api/v1`, managementToken)
-      : await configurePolicy(`${server.url}/api/v1`, managementToken);
+      ? await plainKey(api, managementToken)
+      : await configurePolicy(api, managementToken, values.policy === 'rates' ? unreachedRates : {});
   const useBare = values.bare === true;
   const headers = {
     authorization: `Bearer ${useBare ? 'sk-bench-upstream-key-0000000001' : apiKey}`,
@@ -179,7 +201,7 @@ try {
       if (typeof globalThis.gc === 'function') globalThis.gc();
       const mu = process.memoryUsage();
       say(
-        `rss ${(mu.rss / 1048576).toFixed(1)} heapTotal ${(mu.heapTotal / 1048576).toFixed(1)} heapUsed ${(mu.heapUsed / 1048576).toFixed(1)} external ${(mu.external / 1048576).toFixed(1)} arrayBuffers ${(mu.arrayBuffers / 1048576).toFixed(1)}`,
+        `peak rss so far ${peakRssMb()} rss ${(mu.rss / 1048576).toFixed(1)} heapTotal ${(mu.heapTotal / 1048576).toFixed(1)} heapUsed ${(mu.heapUsed / 1048576).toFixed(1)} external ${(mu.external / 1048576).toFixed(1)} arrayBuffers ${(mu.arrayBuffers / 1048576).toFixed(1)}`,
       );
       for (const sp of getHeapSpaceStatistics())
         say(

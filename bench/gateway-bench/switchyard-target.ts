@@ -233,8 +233,15 @@ function field(record: unknown, name: string): string {
   return value;
 }
 
-/** Through the management API: an API key with a limit and the guardrail above assigned to it; returns the key. */
-export async function configurePolicy(api: string, managementToken: string): Promise<string> {
+/**
+ * Through the management API: an API key with a limit and the guardrail above (plus `extra`
+ * fields, e.g. rate limits) assigned to it; returns the key.
+ */
+export async function configurePolicy(
+  api: string,
+  managementToken: string,
+  extra: Readonly<Record<string, unknown>> = {},
+): Promise<string> {
   const created = await manage(api, managementToken, 'POST', '/keys', {
     name: 'bench',
     limit: 1_000_000,
@@ -242,7 +249,7 @@ export async function configurePolicy(api: string, managementToken: string): Pro
   });
   const apiKey = field(created, 'key');
   const hash = field(created.data, 'hash');
-  const guardrail = await manage(api, managementToken, 'POST', '/guardrails', GUARDRAIL);
+  const guardrail = await manage(api, managementToken, 'POST', '/guardrails', { ...GUARDRAIL, ...extra });
   const id = field(guardrail.data, 'id');
   await manage(api, managementToken, 'POST', `/guardrails/${id}/assignments/keys`, { key_hashes: [hash] });
   return apiKey;
