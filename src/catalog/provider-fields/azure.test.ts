@@ -84,26 +84,18 @@ describe('kind: azure catalog fields', () => {
   });
 
   it('native_responses: declared on the v1 API it is native; on a dated API it is an error at its line', () => {
-    const v1 = parse(
-      `  - id: azure
+    const v1 = (extra: string) =>
+      parse(
+        `  - id: azure
     kind: azure
     base_url: https://contoso.openai.azure.com
     api_version: v1
     api_key_env: AZURE_OPENAI_API_KEY
-    native_responses: true
-`,
-      { AZURE_OPENAI_API_KEY: 'k' },
-    );
-    assert.ok(v1.findProvider('azure')?.nativeDialects.includes('openai-responses'));
-    const undeclared = parse(
-      `  - id: azure
-    kind: azure
-    base_url: https://contoso.openai.azure.com
-    api_version: v1
-    api_key_env: AZURE_OPENAI_API_KEY
-`,
-      { AZURE_OPENAI_API_KEY: 'k' },
-    );
+${extra}`,
+        { AZURE_OPENAI_API_KEY: 'k' },
+      );
+    assert.ok(v1('    native_responses: true\n').findProvider('azure')?.nativeDialects.includes('openai-responses'));
+    const undeclared = v1('');
     assert.ok(
       !undeclared.findProvider('azure')?.nativeDialects.includes('openai-responses'),
       'translated unless declared',
