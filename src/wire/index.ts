@@ -62,8 +62,14 @@ export const UPSTREAM_KINDS = {
   anthropic: { speaks: ['anthropic-messages'], auth: 'x-api-key', remote: true },
   demo: { speaks: ['openai-chat', 'openai-embeddings'], auth: 'none', remote: false },
   // Azure OpenAI: OpenAI's chat and embeddings wire at Azure's URLs; the key in `api-key`, or an
-  // Entra ID token instead (the provider's `auth: entra`, src/providers/endpoint-auth.ts).
-  azure: { speaks: ['openai-chat', 'openai-embeddings'], auth: 'api-key', remote: true },
+  // Entra ID token instead (the provider's `auth: entra`, src/providers/endpoint-auth.ts). The
+  // Responses API natively only where declared, on the v1 API (src/catalog/provider-fields/azure.ts).
+  azure: {
+    speaks: ['openai-chat', 'openai-embeddings', 'openai-responses'],
+    auth: 'api-key',
+    remote: true,
+    declared: ['openai-responses'],
+  },
   bedrock: {
     speaks: ['bedrock-converse', 'bedrock-invoke'],
     auth: 'sigv4',

@@ -20,6 +20,7 @@ export const AZURE_PRICES = {
   key: { prompt: 0.000001, completion: 0.000002 },
   entra: { prompt: 0.000002, completion: 0.000004 },
   embed: { prompt: 0.0000001, completion: 0 },
+  responses: { prompt: 0.0000005, completion: 0.000001 },
 };
 
 /** The environment variable the catalog's keyed provider reads its key from. */
@@ -27,10 +28,10 @@ export const AZURE_KEY_ENV = 'SWITCHYARD_TEST_AZURE_OPENAI_KEY';
 export const WRONG_KEY = 'wrong-azure-key-0000000000000099';
 
 /**
- * Three Azure providers on one fake resource: `azure-key` (dated API version, `api-key` from the
+ * Four Azure providers on one fake resource: `azure-key` (dated API version, `api-key` from the
  * environment), `azure-entra` (v1 API, Entra ID token from managed identity), `azure-badkey` (a
- * key the resource refuses). `openai/gpt-4o` has the keyed endpoint first (cheaper) and the Entra
- * one behind it, for fallback.
+ * key the resource refuses), `azure-responses` (v1 API, the key, `native_responses`).
+ * `openai/gpt-4o` has the keyed endpoint first (cheaper) and the Entra one behind it, for fallback.
  */
 export function azureCatalog(azureUrl: string): Record<string, unknown> {
   const fast = { connect_ms: 2000, first_byte_ms: 3000, idle_ms: 3000 };
@@ -54,12 +55,18 @@ export function azureCatalog(azureUrl: string): Record<string, unknown> {
       provider('azure-key', { api_version: '2024-10-21', api_key_env: AZURE_KEY_ENV }),
       provider('azure-entra', { api_version: 'v1', auth: 'entra' }),
       provider('azure-badkey', { api_version: '2024-10-21', api_key: WRONG_KEY }),
+      provider('azure-responses', { api_version: 'v1', api_key_env: AZURE_KEY_ENV, native_responses: true }),
     ],
     models: [
       chat('openai/gpt-4o-key', [keyed]),
       chat('openai/gpt-4o-entra', [entra]),
       chat('openai/gpt-4o', [keyed, entra]),
       chat('openai/gpt-4o-badkey', [{ ...keyed, provider: 'azure-badkey' }]),
+      // The Responses API natively (cheapest), the dated chat API translated behind it.
+      chat('openai/gpt-4o-responses', [
+        { provider: 'azure-responses', upstream_model: 'gpt4o', pricing: AZURE_PRICES.responses },
+        keyed,
+      ]),
       {
         slug: 'openai/text-embedding-3-small',
         context_length: 8192,

@@ -157,3 +157,32 @@ test('a mid-stream 429 error chunk and a cut stream both fail the SDK stream', a
   azure.queue({ cutAfterEvents: 3 });
   await assert.rejects(drainStream());
 });
+
+test('the v1 Responses API with the OpenAI client: JSON, stream, and a chat body refused', async () => {
+  const client = new OpenAI({ baseURL: `${azure.url}/openai/v1`, apiKey: AZURE_TEST.apiKey, maxRetries: 0 });
+  const out = await client.responses.create({ model: 'gpt4o', instructions: 'Be brief.', input: 'Hi' });
+  assert.equal(out.output_text, 'Hello from the fake cloud.');
+  assert.equal(out.usage?.input_tokens, 12);
+  assert.equal(azure.requests.at(-1)?.path, '/openai/v1/responses');
+  const stream = await client.responses.create({ model: 'gpt4o', input: 'Hi', stream: true });
+  let text = '';
+  let done = false;
+  for await (const event of stream) {
+    if (event.type === 'response.output_text.delta') text += event.delta;
+    if (event.type === 'response.completed') done = event.response.status === 'completed';
+  }
+  assert.equal(text, 'Hello from the fake cloud.');
+  assert.ok(done);
+  const refused = await fetch(`${azure.url}/openai/v1/responses`, {
+    method: 'POST',
+    headers: { 'api-key': AZURE_TEST.apiKey, 'content-type': 'application/json' },
+    body: JSON.stringify({ model: 'gpt4o', messages: [{ role: 'user', content: 'Hi' }] }),
+  });
+  assert.equal(refused.status, 400);
+  const unknown = await fetch(`${azure.url}/openai/deployments/gpt4o/responses?api-version=2024-10-21`, {
+    method: 'POST',
+    headers: { 'api-key': AZURE_TEST.apiKey, 'content-type': 'application/json' },
+    body: JSON.stringify({ input: 'Hi' }),
+  });
+  assert.equal(unknown.status, 404, 'no Responses API on a dated deployment path');
+});

@@ -9,6 +9,7 @@ import {
   scriptedAzureError,
   type AzureError,
 } from './azure-wire.js';
+import { azureResponse, azureResponseEvents, responsesProblem } from './azure-responses.js';
 import { COGNITIVE_AUDIENCE } from './entra.js';
 import {
   bearerToken,
@@ -17,9 +18,12 @@ import {
   sendFrames,
   sendJson,
   sendJsonOrCut,
+  sseFrame,
   startCloudServer,
   type CloudFake,
 } from './kit.js';
+import type { Json } from '../fake-upstream/json.js';
+import type { CloudScript } from './script.js';
 import type { TokenLedger } from './token-ledger.js';
 
 export interface FakeAzureOptions {
@@ -33,12 +37,13 @@ export interface FakeAzureOptions {
 export type FakeAzure = CloudFake;
 
 const DEPLOYMENT_ROUTE = /^\/openai\/deployments\/([^/]+)\/(chat\/completions|embeddings)$/;
-const V1_ROUTE = /^\/openai\/v1\/(chat\/completions|embeddings)$/;
+const V1_ROUTE = /^\/openai\/v1\/(chat\/completions|embeddings|responses)$/;
 const API_VERSION = /^\d{4}-\d{2}-\d{2}(-preview)?$/;
 
 /**
  * A fake Azure OpenAI resource: `/openai/deployments/{d}/chat/completions|embeddings?api-version=`
- * and the v1 API `/openai/v1/chat/completions|embeddings` (model in the body). Auth: the
+ * and the v1 API `/openai/v1/chat/completions|embeddings|responses` (model in the body; the
+ * Responses API only on v1, as on Azure). Auth: the
  * `api-key` header, an Entra bearer token for Cognitive Services, or (v1 only) the key as bearer.
  */
 export async function startFakeAzure(options: FakeAzureOptions = {}): Promise<FakeAzure> {
@@ -95,6 +100,12 @@ export async function startFakeAzure(options: FakeAzureOptions = {}): Promise<Fa
       else sendJson(res, 200, answer);
       return;
     }
+    if (operation === 'responses') {
+      const problem = responsesProblem(body);
+      if (problem !== null) return send(res, azureError(400, 'invalid_request_error', problem));
+      await answerResponses(res, takeScript(), body);
+      return;
+    }
     if (!Array.isArray(body.messages) || body.messages.length === 0) {
       send(res, azureError(400, 'BadRequest', "'messages' is a required property"));
       return;
@@ -106,7 +117,7 @@ export async function startFakeAzure(options: FakeAzureOptions = {}): Promise<Fa
       send(res, scriptedAzureError(script.fail, apiVersion ?? 'v1'));
       return;
     }
-    const headers = { 'apim-request-id': 'fake-apim-0001', 'x-ms-region': 'East US' };
+    const headers = AZURE_HEADERS;
     if (!streaming) {
       await sendJsonOrCut(res, azureChat(script, model), script, headers);
       return;
@@ -121,6 +132,16 @@ export async function startFakeAzure(options: FakeAzureOptions = {}): Promise<Fa
     else frames.push('data: [DONE]\n\n');
     await sendFrames(res, 'text/event-stream; charset=utf-8', frames, script, headers);
   });
+}
+
+const AZURE_HEADERS = { 'apim-request-id': 'fake-apim-0001', 'x-ms-region': 'East US' };
+
+async function answerResponses(res: ServerResponse, script: CloudScript, body: Json): Promise<void> {
+  if (!(await firstByteDelay(res, script))) return;
+  if (script.fail !== null) return send(res, scriptedAzureError(script.fail, 'v1'));
+  if (body.stream !== true) return sendJsonOrCut(res, azureResponse(script, body), script, AZURE_HEADERS);
+  const frames = azureResponseEvents(script, body).map((e) => sseFrame(e, String(e.type)));
+  await sendFrames(res, 'text/event-stream; charset=utf-8', frames, script, AZURE_HEADERS);
 }
 
 function send(res: ServerResponse, error: AzureError): void {

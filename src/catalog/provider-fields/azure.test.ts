@@ -82,4 +82,35 @@ describe('kind: azure catalog fields', () => {
       'config.yaml:16: providers[2].api_version: only a provider of kind "azure" takes api_version',
     ]);
   });
+
+  it('native_responses: declared on the v1 API it is native; on a dated API it is an error at its line', () => {
+    const v1 = (extra: string) =>
+      parse(
+        `  - id: azure
+    kind: azure
+    base_url: https://contoso.openai.azure.com
+    api_version: v1
+    api_key_env: AZURE_OPENAI_API_KEY
+${extra}`,
+        { AZURE_OPENAI_API_KEY: 'k' },
+      );
+    assert.ok(v1('    native_responses: true\n').findProvider('azure')?.nativeDialects.includes('openai-responses'));
+    const undeclared = v1('');
+    assert.ok(
+      !undeclared.findProvider('azure')?.nativeDialects.includes('openai-responses'),
+      'translated unless declared',
+    );
+    assert.deepEqual(
+      issuesOf(`  - id: azure
+    kind: azure
+    base_url: https://contoso.openai.azure.com
+    api_version: 2024-10-21
+    api_key_env: AZURE_OPENAI_API_KEY
+    native_responses: true
+`),
+      [
+        'config.yaml:7: providers[0].native_responses: native_responses needs api_version: v1 (Azure\'s Responses API), not "2024-10-21"',
+      ],
+    );
+  });
 });

@@ -55,5 +55,8 @@ export function readAzureFields(p: ObjectReader, kind: ProviderKind | undefined)
       path: p.path,
       message: 'a provider of kind "azure" needs api_key_env (or api_key), or auth: entra',
     });
+  // Azure serves the Responses API on the v1 API only (`/openai/v1/responses`).
+  if (apiVersion !== undefined && apiVersion !== 'v1' && p.value.native_responses === true)
+    p.fail('native_responses', `native_responses needs api_version: v1 (Azure's Responses API), not "${apiVersion}"`);
   return apiVersion === undefined ? null : Object.freeze({ apiVersion, auth });
 }

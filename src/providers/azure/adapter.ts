@@ -4,6 +4,7 @@ import type {
   CanonicalChunk,
   CanonicalEmbeddingsRequest,
   CanonicalEmbeddingsResponse,
+  NativeUpstreamRequest,
 } from '../../canonical/index.js';
 import type { UpstreamHttpClient } from '../../upstream/index.js';
 import type { CallContext, ProviderAdapter, ProviderEndpointConfig } from '../../wire/adapter.js';
@@ -15,7 +16,9 @@ import { AZURE_ROUTING } from './target.js';
  * OpenAI-compatible upstream) at Azure's URLs (target.ts), with the `api-key` header or an Entra
  * ID token as the credential. Content-filter finishes (`finish_reason: content_filter`) reach the
  * client as that finish; a prompt Azure's filter refuses is its 400 `content_filter`, passed on as
- * a 400. Legacy completions go through chat (completion models are retired on Azure).
+ * a 400. Legacy completions go through chat (completion models are retired on Azure). A provider
+ * on the v1 API that declares `native_responses` takes `/responses` natively at
+ * `{base_url}/openai/v1/responses` (the catalog refuses the declaration on a dated API).
  */
 export class AzureOpenAiAdapter implements ProviderAdapter {
   readonly kind = 'azure' as const;
@@ -35,6 +38,22 @@ export class AzureOpenAiAdapter implements ProviderAdapter {
     ctx: CallContext,
   ): Promise<AsyncIterable<CanonicalChunk>> {
     return this.openai.chatStream(endpoint, req, ctx);
+  }
+
+  native(
+    endpoint: ProviderEndpointConfig,
+    req: NativeUpstreamRequest,
+    ctx: CallContext,
+  ): Promise<CanonicalChatResponse> {
+    return this.openai.native(endpoint, req, ctx);
+  }
+
+  nativeStream(
+    endpoint: ProviderEndpointConfig,
+    req: NativeUpstreamRequest,
+    ctx: CallContext,
+  ): Promise<AsyncIterable<CanonicalChunk>> {
+    return this.openai.nativeStream(endpoint, req, ctx);
   }
 
   embeddings(

@@ -5,7 +5,8 @@ import { responsesTexts } from './texts.js';
 
 /**
  * A `/responses` call: the client's Responses body, kept for candidates that speak Responses
- * (an `openai` provider with `native_responses: true`), beside its chat for every other one.
+ * (an `openai` or v1 `azure` provider with `native_responses: true`), beside its chat for every
+ * other one.
  *
  * Stored responses stay the gateway's: the route has already replaced `previous_response_id`
  * and item references by the stored items, and the upstream is sent `store: false` (it keeps
