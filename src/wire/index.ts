@@ -77,6 +77,7 @@ export const UPSTREAM_KINDS = {
     speaks: ['gemini-generate'],
     auth: 'google-oauth',
     remote: true,
+    embeds: true, // Google's embedding models through :predict
     nativeMessages: /^publishers\/anthropic\//,
   },
 } as const satisfies Record<string, UpstreamKind>;
