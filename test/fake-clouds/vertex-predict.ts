@@ -61,8 +61,9 @@ function readPredict(model: string, body: Json | null): GoogleError | { texts: s
     if (unknown !== null) return unknown;
     if (typeof instance.content !== 'string' || instance.content === '')
       return invalid(`instances[${i}].content must be a non-empty string.`);
-    if (instance.task_type !== undefined && !TASK_TYPES.includes(String(instance.task_type)))
-      return invalid(`Unsupported task type: ${String(instance.task_type)}.`);
+    const taskType = instance.task_type;
+    if (taskType !== undefined && (typeof taskType !== 'string' || !TASK_TYPES.includes(taskType)))
+      return invalid(`Unsupported task type: ${JSON.stringify(taskType).replace(/^"|"$/g, '')}.`);
     texts.push(instance.content);
   }
   let dims = VERTEX_EMBEDDING_MODELS[model] ?? 768;

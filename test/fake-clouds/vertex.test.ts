@@ -26,14 +26,19 @@ after(async () => {
   await oauth.close();
 });
 
-test('@google/genai on Vertex: generateContent and a stream under publishers/google with a fake-issued token', async () => {
-  const ai = new GoogleGenAI({
+/** Google's client on Vertex AI at the fake, its token from the fake metadata server. */
+function genaiOnVertex(): GoogleGenAI {
+  return new GoogleGenAI({
     vertexai: true,
     project: GOOGLE_TEST.project,
     location: 'us-central1',
     googleAuthOptions: { authClient: new Compute() },
     httpOptions: { baseUrl: vertex.url, apiVersion: 'v1' },
   });
+}
+
+test('@google/genai on Vertex: generateContent and a stream under publishers/google with a fake-issued token', async () => {
+  const ai = genaiOnVertex();
   vertex.queue({ toolCalls: [{ id: 'fc_1', name: 'lookup', input: { q: 'x' } }] });
   const out = await ai.models.generateContent({ model: 'gemini-2.5-pro', contents: 'Hi' });
   assert.equal(out.functionCalls?.[0]?.name, 'lookup');
@@ -48,13 +53,7 @@ test('@google/genai on Vertex: generateContent and a stream under publishers/goo
 });
 
 test('@google/genai on Vertex: embedContent is :predict (text-embedding-005 batched, gemini-embedding-001 alone)', async () => {
-  const ai = new GoogleGenAI({
-    vertexai: true,
-    project: GOOGLE_TEST.project,
-    location: 'us-central1',
-    googleAuthOptions: { authClient: new Compute() },
-    httpOptions: { baseUrl: vertex.url, apiVersion: 'v1' },
-  });
+  const ai = genaiOnVertex();
   const out = await ai.models.embedContent({
     model: 'text-embedding-005',
     contents: ['first text', 'second'],
