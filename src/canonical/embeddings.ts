@@ -42,6 +42,23 @@ export function embeddingTexts(input: EmbeddingsInput): string[] {
   return input.filter((item): item is string => typeof item === 'string');
 }
 
+/**
+ * An answer assembled from an upstream's vectors (in order) and the input tokens it counted;
+ * `estimated` when any were counted with the gateway's tokenizer instead.
+ */
+export function embeddingsAnswer(options: {
+  id: string;
+  model: string;
+  data: CanonicalEmbedding[];
+  tokens: number;
+  estimated: boolean;
+}): CanonicalEmbeddingsResponse {
+  const { tokens } = options;
+  const usage: CanonicalUsage = { prompt_tokens: tokens, completion_tokens: 0, total_tokens: tokens };
+  if (options.estimated) usage.estimated = true;
+  return { id: options.id, object: 'list', model: options.model, data: options.data, usage };
+}
+
 /** True when the input is token ids (one array of numbers, or an array of them). */
 export function isTokenInput(input: EmbeddingsInput): boolean {
   return Array.isArray(input) && input.length > 0 && typeof input[0] !== 'string';

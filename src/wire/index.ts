@@ -83,6 +83,7 @@ export const UPSTREAM_KINDS = {
     speaks: ['gemini-generate'],
     auth: 'google-oauth',
     remote: true,
+    embeds: true, // Google's embedding models through :predict
     nativeMessages: /^publishers\/anthropic\//,
   },
 } as const satisfies Record<string, UpstreamKind>;

@@ -19,13 +19,14 @@ export const GOOGLE_PRICES = {
   gemini: { prompt: 0.000001, completion: 0.000004, internal_reasoning: 0.000004 },
   vertex: { prompt: 0.000002, completion: 0.000008 },
   claude: { prompt: 0.000003, completion: 0.000015 },
+  vertexEmbed: { prompt: 0.00000015, completion: 0 },
 };
 
 export const VERTEX_CLAUDE = 'publishers/anthropic/models/claude-sonnet-4-5@20250929';
 
 /**
  * A catalog of the Google kinds at the fakes: `google/gemini-flash` on the Gemini API (cheaper)
- * and on Vertex AI (the fallback), Claude on Vertex, and a Gemini embedding model.
+ * and on Vertex AI (the fallback), Claude on Vertex, a Gemini API embedding model and two on Vertex AI.
  */
 export function googleCatalog(fakes: { gemini: string; vertex: string }): Record<string, unknown> {
   const fast = { connect_ms: 2000, first_byte_ms: 5000, idle_ms: 5000 };
@@ -71,6 +72,24 @@ export function googleCatalog(fakes: { gemini: string; vertex: string }): Record
         serves: ['embeddings'],
         endpoints: [
           { provider: 'gemini', upstream_model: 'text-embedding-004', pricing: { prompt: 1e-7, completion: 0 } },
+        ],
+      },
+      {
+        slug: 'google/text-embedding-005',
+        context_length: 2048,
+        serves: ['embeddings'],
+        endpoints: [{ provider: 'vertex', upstream_model: 'text-embedding-005', pricing: GOOGLE_PRICES.vertexEmbed }],
+      },
+      {
+        slug: 'google/gemini-embedding-001',
+        context_length: 2048,
+        serves: ['embeddings'],
+        endpoints: [
+          {
+            provider: 'vertex',
+            upstream_model: 'publishers/google/models/gemini-embedding-001',
+            pricing: GOOGLE_PRICES.vertexEmbed,
+          },
         ],
       },
     ],

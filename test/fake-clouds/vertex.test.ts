@@ -26,14 +26,19 @@ after(async () => {
   await oauth.close();
 });
 
-test('@google/genai on Vertex: generateContent and a stream under publishers/google with a fake-issued token', async () => {
-  const ai = new GoogleGenAI({
+/** Google's client on Vertex AI at the fake, its token from the fake metadata server. */
+function genaiOnVertex(): GoogleGenAI {
+  return new GoogleGenAI({
     vertexai: true,
     project: GOOGLE_TEST.project,
     location: 'us-central1',
     googleAuthOptions: { authClient: new Compute() },
     httpOptions: { baseUrl: vertex.url, apiVersion: 'v1' },
   });
+}
+
+test('@google/genai on Vertex: generateContent and a stream under publishers/google with a fake-issued token', async () => {
+  const ai = genaiOnVertex();
   vertex.queue({ toolCalls: [{ id: 'fc_1', name: 'lookup', input: { q: 'x' } }] });
   const out = await ai.models.generateContent({ model: 'gemini-2.5-pro', contents: 'Hi' });
   assert.equal(out.functionCalls?.[0]?.name, 'lookup');
@@ -45,6 +50,67 @@ test('@google/genai on Vertex: generateContent and a stream under publishers/goo
   for await (const c of await ai.models.generateContentStream({ model: 'gemini-2.5-pro', contents: 'Hi' }))
     text += c.text ?? '';
   assert.equal(text, 'Hello from the fake cloud.');
+});
+
+test('@google/genai on Vertex: embedContent is :predict (text-embedding-005 batched, gemini-embedding-001 alone)', async () => {
+  const ai = genaiOnVertex();
+  const out = await ai.models.embedContent({
+    model: 'text-embedding-005',
+    contents: ['first text', 'second'],
+    config: { outputDimensionality: 16, taskType: 'RETRIEVAL_DOCUMENT', autoTruncate: true },
+  });
+  assert.deepEqual(
+    out.embeddings?.map((e) => [e.values?.length, e.statistics?.tokenCount, e.statistics?.truncated]),
+    [
+      [16, 3, false],
+      [16, 2, false],
+    ],
+  );
+  const sent = vertex.requests.at(-1);
+  assert.equal(
+    sent?.path,
+    `/v1/projects/${GOOGLE_TEST.project}/locations/us-central1/publishers/google/models/text-embedding-005:predict`,
+  );
+  assert.deepEqual(sent?.body, {
+    instances: [
+      { content: 'first text', task_type: 'RETRIEVAL_DOCUMENT' },
+      { content: 'second', task_type: 'RETRIEVAL_DOCUMENT' },
+    ],
+    parameters: { outputDimensionality: 16, autoTruncate: true },
+  });
+  assert.equal(out.metadata?.billableCharacterCount, 16);
+  const gemini = await ai.models.embedContent({ model: 'gemini-embedding-001', contents: 'one' });
+  assert.equal(gemini.embeddings?.[0]?.values?.length, 3072);
+  assert.match(vertex.requests.at(-1)?.path ?? '', /gemini-embedding-001:predict$/);
+  await assert.rejects(
+    ai.models.embedContent({ model: 'gemini-embedding-001', contents: ['one', 'two'] }),
+    /only 1 instance per request/,
+  );
+});
+
+test(':predict is strict: an unknown field is INVALID_ARGUMENT, an unknown model NOT_FOUND, no token UNAUTHENTICATED', async () => {
+  const path = (model: string) =>
+    `/v1/projects/${GOOGLE_TEST.project}/locations/us-central1/publishers/google/models/${model}:predict`;
+  const token = (await new Compute().getAccessToken()).token ?? '';
+  const predict = async (body: unknown, model = 'text-embedding-005', auth: string | null = token) => {
+    const res = await fetch(vertex.url + path(model), {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...(auth === null ? {} : { authorization: `Bearer ${auth}` }) },
+      body: JSON.stringify(body),
+    });
+    return { status: res.status, error: ((await res.json()) as { error?: { status: string; message: string } }).error };
+  };
+  const field = await predict({ instances: [{ content: 'x', input_type: 'query' }] });
+  assert.equal(field.status, 400);
+  assert.equal(field.error?.status, 'INVALID_ARGUMENT');
+  assert.match(field.error?.message ?? '', /Unknown name "input_type" at 'instances\[0\]'/);
+  const parameter = await predict({ instances: [{ content: 'x' }], parameters: { dimensions: 8 } });
+  assert.match(parameter.error?.message ?? '', /Unknown name "dimensions" at 'parameters'/);
+  assert.equal((await predict({ instances: [{ content: 'x' }], model: 'm' })).status, 400);
+  assert.equal((await predict({ instances: [{ content: 'x' }] }, 'gemini-2.5-pro')).status, 404);
+  assert.equal((await predict({ instances: [{ content: 'x' }] }, 'text-embedding-005', null)).status, 401);
+  assert.equal((await predict({ instances: [{ content: 'x' }] }, 'text-embedding-005', 'ya29.forged')).status, 401);
+  assert.equal((await predict({ instances: [{ content: 'x' }] })).status, 200);
 });
 
 /** Anthropic's Vertex client at the fake, its token from the fake metadata server. */

@@ -14,19 +14,21 @@ import {
   type CloudFake,
 } from './kit.js';
 import type { TokenLedger } from './token-ledger.js';
+import { answerPredict } from './vertex-predict.js';
 
 export type FakeVertex = CloudFake;
 
 export const VERTEX_ANTHROPIC_VERSION = 'vertex-2023-10-16';
 const ROUTE =
   /^\/(v1|v1beta1)\/projects\/([^/]+)\/locations\/([^/]+)\/publishers\/(google|anthropic)\/models\/([^/:]+):([A-Za-z]+)$/;
-const GOOGLE_METHODS = ['generateContent', 'streamGenerateContent', 'countTokens'];
+const GOOGLE_METHODS = ['generateContent', 'streamGenerateContent', 'countTokens', 'predict'];
 const ANTHROPIC_METHODS = ['rawPredict', 'streamRawPredict'];
 
 /**
  * A fake Vertex AI endpoint: Gemini models under `publishers/google` (generateContent,
- * streamGenerateContent, countTokens) and Claude under `publishers/anthropic` (rawPredict,
- * streamRawPredict with `anthropic_version: vertex-2023-10-16`). Only bearer tokens issued by the
+ * streamGenerateContent, countTokens; predict for the embedding models, vertex-predict.ts) and
+ * Claude under `publishers/anthropic` (rawPredict, streamRawPredict with
+ * `anthropic_version: vertex-2023-10-16`). Only bearer tokens issued by the
  * fake Google OAuth endpoint (its ledger) are accepted, and only for the test project.
  */
 export async function startFakeVertex(tokens: TokenLedger, project: string = GOOGLE_TEST.project): Promise<FakeVertex> {
@@ -62,6 +64,13 @@ export async function startFakeVertex(tokens: TokenLedger, project: string = GOO
     if (publisher === 'google') {
       if (!GOOGLE_METHODS.includes(method))
         return send(res, googleError(400, 'INVALID_ARGUMENT', `Unsupported method ${method}.`));
+      if (method === 'predict') {
+        const resource = `projects/${routeProject}/locations/${location}/publishers/google/models/${model}`;
+        const answer = answerPredict({ resource, model }, request.body, takeScript);
+        if (answer.status === 200) sendJson(res, 200, answer.body);
+        else send(res, answer);
+        return;
+      }
       await answerGemini(request, res, { model, method, script: takeScript });
       return;
     }

@@ -1,4 +1,5 @@
 import {
+  embeddingsAnswer,
   estimateTokens,
   type CanonicalEmbedding,
   type CanonicalEmbeddingsRequest,
@@ -72,14 +73,7 @@ export async function bedrockEmbeddings(options: {
       count(headerCount(res), batch);
     }
   }
-  const usage = { prompt_tokens: tokens, completion_tokens: 0, total_tokens: tokens };
-  return {
-    id: `gen-${ctx.requestId}`,
-    object: 'list',
-    model: req.model,
-    data,
-    usage: estimated ? { ...usage, estimated: true } : usage,
-  };
+  return embeddingsAnswer({ id: `gen-${ctx.requestId}`, model: req.model, data, tokens, estimated });
 }
 
 function headerCount(res: UpstreamResponse): number | null {

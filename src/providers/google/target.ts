@@ -15,6 +15,7 @@ export type GoogleMethod =
   | 'streamGenerateContent'
   | 'countTokens'
   | 'batchEmbedContents'
+  | 'predict'
   | 'rawPredict'
   | 'streamRawPredict';
 

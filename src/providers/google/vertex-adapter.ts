@@ -2,6 +2,8 @@ import type {
   CanonicalChatRequest,
   CanonicalChatResponse,
   CanonicalChunk,
+  CanonicalEmbeddingsRequest,
+  CanonicalEmbeddingsResponse,
   NativeUpstreamRequest,
 } from '../../canonical/index.js';
 import { str, type JsonRecord } from '../../canonical/json.js';
@@ -14,6 +16,7 @@ import { claudeAnswer, claudeStream } from '../anthropic/answers.js';
 import { postTo, type WireTarget } from '../wire-target.js';
 import { geminiChat, geminiChatStream, geminiCountTokens } from './gemini-adapter.js';
 import { googleTarget, vertexModel } from './target.js';
+import { vertexEmbeddings } from './vertex-embeddings.js';
 
 /** The `anthropic_version` Vertex AI's Claude models take in the body (not Anthropic's dated header). */
 export const VERTEX_ANTHROPIC_VERSION = 'vertex-2023-10-16';
@@ -22,6 +25,7 @@ export const VERTEX_ANTHROPIC_VERSION = 'vertex-2023-10-16';
  * Vertex AI (`kind: vertex`), Google access tokens: Google's models over `generateContent`,
  * Anthropic's over `rawPredict` / `streamRawPredict` with a Messages body (no `model`: it is in
  * the URL; `anthropic_version` in the body). A Messages call to a Claude model goes natively.
+ * Embeddings through Google's embedding models' `:predict`.
  */
 export class VertexAdapter implements ProviderAdapter {
   readonly kind = 'vertex' as const;
@@ -70,6 +74,14 @@ export class VertexAdapter implements ProviderAdapter {
   async countTokens(endpoint: ProviderEndpointConfig, req: CanonicalChatRequest, ctx: CallContext): Promise<number> {
     if (this.isClaude(req.model)) throw protocolError(endpoint.providerId, 'No token count for this model');
     return geminiCountTokens(this.http, endpoint, req, ctx);
+  }
+
+  embeddings(
+    endpoint: ProviderEndpointConfig,
+    req: CanonicalEmbeddingsRequest,
+    ctx: CallContext,
+  ): Promise<CanonicalEmbeddingsResponse> {
+    return vertexEmbeddings(this.http, endpoint, req, ctx);
   }
 
   /** A client's Messages body as written (only Claude models are sent here: `nativeMessages`). */
