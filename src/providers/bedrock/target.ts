@@ -1,6 +1,6 @@
 import { failFromResponse, type UpstreamHttpClient, type UpstreamResponse } from '../../upstream/index.js';
 import type { CallContext, ProviderEndpointConfig } from '../../wire/adapter.js';
-import { bedrockErrorReader, bedrockErrorStatus, bedrockErrorType } from '../../wire/bedrock-converse/error-body.js';
+import { bedrockErrorReader, bedrockErrorType } from '../../wire/bedrock-converse/error-body.js';
 import { cachedWireTarget, upstreamCall, type WireTarget } from '../wire-target.js';
 
 export type BedrockOperation = 'converse' | 'converse-stream' | 'invoke' | 'invoke-with-response-stream';
@@ -45,16 +45,5 @@ export async function postToBedrock(
   const call = upstreamCall(endpoint, target, body, ctx);
   const res = await http.send(call);
   if (res.status >= 200 && res.status <= 299) return res;
-  const type = bedrockErrorType(res.headers['x-amzn-errortype']);
-  const status = type === null ? res.status : bedrockErrorStatus(type);
-  const view: UpstreamResponse = {
-    status,
-    headers: res.headers,
-    chunks: () => res.chunks(),
-    sseParser: () => res.sseParser(),
-    text: (maxBytes) => res.text(maxBytes),
-    json: () => res.json(),
-    discard: () => res.discard(),
-  };
-  return failFromResponse(view, call, bedrockErrorReader(type));
+  return failFromResponse(res, call, bedrockErrorReader(bedrockErrorType(res.headers['x-amzn-errortype'])));
 }

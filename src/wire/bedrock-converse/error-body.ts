@@ -35,11 +35,12 @@ export function bedrockErrorType(value: string | string[] | undefined): string |
   return type === '' ? null : type;
 }
 
-/** A reader of the error body, knowing the type from the response's header. */
+/** A reader of the error body, knowing the type from the response's header: the type, when known, decides the status mapped. */
 export function bedrockErrorReader(type: string | null): (body: unknown) => VendorError {
   return (body) => {
     const message = isRecord(body) ? (str(body.message) ?? str(body.Message) ?? null) : null;
-    return { message, code: type ?? (isRecord(body) ? (str(body.__type) ?? null) : null) };
+    const code = type ?? (isRecord(body) ? (str(body.__type) ?? null) : null);
+    return type === null ? { message, code } : { message, code, status: bedrockErrorStatus(type) };
   };
 }
 
