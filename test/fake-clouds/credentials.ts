@@ -1,5 +1,5 @@
 import { generateKeyPairSync, type KeyObject } from 'node:crypto';
-import { writeFileSync, mkdtempSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -64,9 +64,20 @@ export function serviceAccountJson(tokenUri: string): Record<string, string> {
   };
 }
 
-/** Writes the service-account file to a fresh temp dir (what GOOGLE_APPLICATION_CREDENTIALS names). */
+/** Temp dirs of the service-account files this process wrote: removed when it exits. */
+const serviceAccountDirs: string[] = [];
+process.once('exit', () => {
+  for (const dir of serviceAccountDirs) rmSync(dir, { recursive: true, force: true });
+});
+
+/**
+ * Writes the service-account file to a fresh temp dir (what GOOGLE_APPLICATION_CREDENTIALS names);
+ * the gateway may read it at any time while the process runs, so the dir goes when the process exits.
+ */
 export function writeServiceAccountFile(tokenUri: string): string {
-  const path = join(mkdtempSync(join(tmpdir(), 'fake-sa-')), 'service-account.json');
+  const dir = mkdtempSync(join(tmpdir(), 'fake-sa-'));
+  serviceAccountDirs.push(dir);
+  const path = join(dir, 'service-account.json');
   writeFileSync(path, JSON.stringify(serviceAccountJson(tokenUri)), { mode: 0o600 });
   return path;
 }

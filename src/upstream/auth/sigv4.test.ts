@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
@@ -122,6 +122,7 @@ test('temporary credentials carry their session token; a named profile of the sh
       if (value === undefined) delete process.env[name];
       else process.env[name] = value;
     }
+    rmSync(dir, { recursive: true, force: true });
   }
 });
 
