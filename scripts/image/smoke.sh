@@ -7,6 +7,11 @@
 # No Docker daemon needed: buildah (vfs storage, chroot isolation) as root, on a base built from
 # Debian packages when node:24.18-bookworm-slim cannot be pulled (scripts/image/build-base.sh).
 # Installs buildah and debootstrap through apt when missing. Called by scripts/test-all.sh.
+#
+# Disk: vfs storage keeps every layer as a full copy of the root filesystem, so the build runs
+# without a layer cache (each stage is committed once, not once per instruction) and everything the
+# smoke made (containers, images, the base it built) is removed when it ends, whatever the outcome;
+# SWITCHYARD_KEEP_IMAGE=1 keeps the image for a look afterwards.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/../.."
 
@@ -25,6 +30,24 @@ if [ "${#missing[@]}" -gt 0 ]; then
   DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}"
 fi
 
+# Working containers and images a previous, interrupted run left behind.
+buildah "${STORAGE[@]}" rm --all >/dev/null 2>&1 || true
+buildah "${STORAGE[@]}" rmi --prune >/dev/null 2>&1 || true
+graph_root="$(buildah "${STORAGE[@]}" info --format '{{.store.GraphRoot}}' 2>/dev/null || echo /var/lib/containers/storage)"
+mkdir -p "$graph_root"
+free_mb() { df -Pm "$graph_root" | awk 'NR == 2 { print $4 }'; }
+echo "=== [image] storage $graph_root: $(free_mb) MB free before the build"
+
+built_base=""
+remove_images() {
+  if [ "${SWITCHYARD_KEEP_IMAGE:-}" = "1" ]; then return; fi
+  buildah "${STORAGE[@]}" rm --all >/dev/null 2>&1 || true
+  buildah "${STORAGE[@]}" rmi --force "$IMAGE" >/dev/null 2>&1 || true
+  if [ -n "$built_base" ]; then buildah "${STORAGE[@]}" rmi --force "$built_base" >/dev/null 2>&1 || true; fi
+  buildah "${STORAGE[@]}" rmi --prune >/dev/null 2>&1 || true
+}
+trap remove_images EXIT
+
 build_args=()
 if [ -n "${SWITCHYARD_BASE_IMAGE:-}" ]; then
   base="$SWITCHYARD_BASE_IMAGE"
@@ -34,6 +57,7 @@ else
   echo "=== [image] node:24.18-bookworm-slim cannot be pulled: building an equivalent base from Debian packages"
   started=$SECONDS
   base="$(bash scripts/image/build-base.sh)"
+  built_base="$base"
   echo "=== [image] base $base built in $((SECONDS - started))s"
 fi
 build_args+=(--build-arg "BASE_IMAGE=$base")
@@ -48,11 +72,11 @@ if [ -d "$HOME/.npm/_cacache" ]; then volumes+=(-v "$HOME/.npm:/root/.npm"); fi
 
 echo "=== [image] building $IMAGE"
 started=$SECONDS
-buildah "${STORAGE[@]}" bud --quiet --isolation chroot --format docker --layers \
+buildah "${STORAGE[@]}" bud --quiet --isolation chroot --format docker --layers=false \
   "${volumes[@]}" "${build_args[@]}" -t "$IMAGE" . >/dev/null
 build_seconds=$((SECONDS - started))
 size="$(buildah "${STORAGE[@]}" images --format '{{.Size}}' "$IMAGE" | head -1)"
-echo "=== [image] built in ${build_seconds}s, size $size"
+echo "=== [image] built in ${build_seconds}s, size $size, $(free_mb) MB free after the build"
 
 inspect() { buildah "${STORAGE[@]}" inspect --type image --format "$1" "$IMAGE"; }
 [ "$(inspect '{{.Docker.Config.User}}')" = "node" ] || { echo "image smoke: the image does not run as node" >&2; exit 1; }
@@ -66,6 +90,7 @@ cleanup() {
   if [ -n "$server_pid" ] && kill -0 "$server_pid" 2>/dev/null; then kill -TERM "$server_pid" 2>/dev/null || true; fi
   buildah "${STORAGE[@]}" rm "$ctr" >/dev/null 2>&1 || true
   rm -rf "$work"
+  remove_images
 }
 trap cleanup EXIT
 
