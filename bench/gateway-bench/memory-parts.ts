@@ -48,7 +48,7 @@ measure('name lexicon (its module builds the word map on import)');
 const { loadTokenizer, estimatedUsage } = await import('../../src/canonical/usage.js');
 loadTokenizer();
 estimatedUsage('warm the encoder', 'up');
-measure('tokenizer (gpt-tokenizer o200k_base, loaded by the server before the port opens)');
+measure('tokenizer (o200k_base tables from the gpt-tokenizer rank file, loaded by the server before the port opens)');
 const { startServer } = await import('../../src/server.js');
 const { loadServerConfig } = await import('../../src/config/env.js');
 const { generateToken } = await import('../../src/domain/keys/tokens.js');

@@ -75,10 +75,13 @@ const BASE64 = (() => {
 })();
 
 /** Parses `base64 rank` lines straight from the file's bytes into the tables. */
-function buildTables(file: Uint8Array): Tables {
-  const blob = new Uint8Array(file.length);
-  const offsetList: number[] = [0];
-  const rankList: number[] = [];
+function buildTables(file: Buffer): Tables {
+  let lines = 0;
+  for (let at = file.indexOf(0x0a); at >= 0; at = file.indexOf(0x0a, at + 1)) lines++;
+  const blob = new Uint8Array(Math.ceil((file.length * 3) / 4));
+  const offsets = new Uint32Array(lines + 2);
+  const ranks = new Int32Array(lines + 1);
+  let entries = 0;
   let size = 0;
   let pos = 0;
   while (pos < file.length) {
@@ -105,19 +108,19 @@ function buildTables(file: Uint8Array): Tables {
       size = start; // unreachable through the package's string lookups (see above)
       continue;
     }
-    offsetList.push(size);
-    rankList.push(rank);
+    ranks[entries++] = rank;
+    offsets[entries] = size;
   }
   let slotCount = 1;
-  while (slotCount < rankList.length * 2) slotCount <<= 1;
+  while (slotCount < entries * 2) slotCount <<= 1;
   const tables: Tables = {
     blob: blob.slice(0, size),
-    offsets: Uint32Array.from(offsetList),
-    ranks: Int32Array.from(rankList),
+    offsets: offsets.slice(0, entries + 1),
+    ranks: ranks.slice(0, entries),
     slots: new Int32Array(slotCount),
     mask: slotCount - 1,
   };
-  for (let entry = 0; entry < rankList.length; entry++) {
+  for (let entry = 0; entry < entries; entry++) {
     const from = tables.offsets[entry] ?? 0;
     let slot = hash(tables.blob, from, tables.offsets[entry + 1] ?? 0) & tables.mask;
     while (tables.slots[slot] !== 0) slot = (slot + 1) & tables.mask;
