@@ -47,8 +47,9 @@ interface Tables {
 export function loadO200kCounter(): TokenCounter {
   const file = readFileSync(createRequire(import.meta.url).resolve('gpt-tokenizer/data/o200k_base.tiktoken'));
   const tables = buildTables(file);
-  const encoder = new TextEncoder();
   let scratch = new Uint8Array(256);
+  // Pieces that needed merging (words outside the vocabulary), counted once: bounded, emptied when full.
+  const merged = new Map<string, number>();
   return (text) => {
     const refused = SPECIAL.exec(text);
     if (refused !== null) throw new Error(`Disallowed special token found: ${refused[0]}`);
@@ -59,13 +60,26 @@ export function loadO200kCounter(): TokenCounter {
         continue;
       }
       if (scratch.length < piece.length * 3) scratch = new Uint8Array(piece.length * 3);
-      const length = encoder.encodeInto(piece, scratch).written;
-      if (wellFormed(piece) && find(tables, scratch, 0, length) >= 0) count += 1;
-      else count += mergedParts(tables, scratch, length);
+      const known = merged.get(piece);
+      if (known !== undefined) {
+        count += known;
+        continue;
+      }
+      const written = utf8(piece, scratch);
+      if (written >= 0 && find(tables, scratch, 0, written) >= 0) {
+        count += 1;
+        continue;
+      }
+      const parts = mergedParts(tables, scratch, written >= 0 ? written : -written - 1);
+      if (merged.size >= MERGE_CACHE_SIZE) merged.clear();
+      merged.set(piece, parts);
+      count += parts;
     }
     return count;
   };
 }
+
+const MERGE_CACHE_SIZE = 4096;
 
 const BASE64 = (() => {
   const table = new Int8Array(256).fill(-1);
@@ -193,17 +207,44 @@ function mergedParts(t: Tables, bytes: Uint8Array, length: number): number {
   return starts.length - 1;
 }
 
-/** No unpaired surrogate. */
-function wellFormed(text: string): boolean {
+/**
+ * Writes text as UTF-8 into out (an unpaired surrogate as U+FFFD, as `TextEncoder` does) and
+ * returns the byte length, or -length - 1 when a surrogate was replaced (the text is not
+ * well-formed, so the package's whole-piece string lookup cannot match it).
+ */
+function utf8(text: string, out: Uint8Array): number {
+  let n = 0;
+  let replaced = false;
   for (let i = 0; i < text.length; i++) {
-    const code = text.charCodeAt(i);
-    if (code < 0xd800 || code > 0xdfff) continue;
-    if (code > 0xdbff) return false;
-    const next = text.charCodeAt(i + 1);
-    if (!(next >= 0xdc00 && next <= 0xdfff)) return false;
-    i++;
+    let code = text.charCodeAt(i);
+    if (code < 0x80) {
+      out[n++] = code;
+      continue;
+    }
+    if (code < 0x800) {
+      out[n++] = 0xc0 | (code >> 6);
+      out[n++] = 0x80 | (code & 0x3f);
+      continue;
+    }
+    if (code >= 0xd800 && code <= 0xdfff) {
+      const next = text.charCodeAt(i + 1);
+      if (code <= 0xdbff && next >= 0xdc00 && next <= 0xdfff) {
+        const point = 0x10000 + ((code - 0xd800) << 10) + (next - 0xdc00);
+        out[n++] = 0xf0 | (point >> 18);
+        out[n++] = 0x80 | ((point >> 12) & 0x3f);
+        out[n++] = 0x80 | ((point >> 6) & 0x3f);
+        out[n++] = 0x80 | (point & 0x3f);
+        i++;
+        continue;
+      }
+      replaced = true;
+      code = 0xfffd;
+    }
+    out[n++] = 0xe0 | (code >> 12);
+    out[n++] = 0x80 | ((code >> 6) & 0x3f);
+    out[n++] = 0x80 | (code & 0x3f);
   }
-  return true;
+  return replaced ? -n - 1 : n;
 }
 
 /** Strict UTF-8 (no overlong forms, no surrogates, nothing above U+10FFFF), as the package checks it. */
