@@ -12,6 +12,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createRequire } from 'node:module';
+import { getHeapSpaceStatistics } from 'node:v8';
 
 const rows: { step: string; rss: number; heap: number; external: number }[] = [];
 
@@ -21,7 +22,8 @@ function measure(step: string): void {
     globalThis.gc();
   }
   const mu = process.memoryUsage();
-  rows.push({ step, rss: mu.rss, heap: mu.heapUsed, external: mu.external + mu.arrayBuffers });
+  // `external` already includes the array buffers (typed arrays, Buffers).
+  rows.push({ step, rss: mu.rss, heap: mu.heapUsed, external: mu.external });
 }
 
 /** The process's peak resident set so far (Linux), in bytes; null elsewhere. */
@@ -48,7 +50,7 @@ measure('name lexicon (its module builds the word map on import)');
 const { loadTokenizer, estimatedUsage } = await import('../../src/canonical/usage.js');
 loadTokenizer();
 estimatedUsage('warm the encoder', 'up');
-measure('tokenizer (gpt-tokenizer o200k_base, loaded by the server before the port opens)');
+measure('tokenizer (o200k_base tables from the gpt-tokenizer rank file, loaded by the server before the port opens)');
 const { startServer } = await import('../../src/server.js');
 const { loadServerConfig } = await import('../../src/config/env.js');
 const { generateToken } = await import('../../src/domain/keys/tokens.js');
@@ -78,7 +80,7 @@ try {
 }
 
 const mb = (n: number) => (n / 1048576).toFixed(1);
-process.stdout.write('| step | RSS MB | + RSS | heap used MB | + heap | external + array buffers MB |\n');
+process.stdout.write('| step | RSS MB | + RSS | heap used MB | + heap | external (array buffers included) MB |\n');
 process.stdout.write('|---|---:|---:|---:|---:|---:|\n');
 let prev: (typeof rows)[number] | null = null;
 for (const row of rows) {
@@ -88,6 +90,10 @@ for (const row of rows) {
     `| ${row.step} | ${mb(row.rss)} | ${dRss} | ${mb(row.heap)} | ${dHeap} | ${mb(row.external)} |\n`,
   );
   prev = row;
+}
+const young = getHeapSpaceStatistics().find((space) => space.space_name === 'new_space');
+if (young !== undefined) {
+  process.stdout.write(`young generation (new space) resident at the end: ${mb(young.physical_space_size)} MB\n`);
 }
 const peak = peakRss();
 if (peak !== null) process.stdout.write(`peak RSS of the whole run: ${mb(peak)} MB\n`);

@@ -1,5 +1,5 @@
-import { createRequire } from 'node:module';
 import { isRecord } from './json.js';
+import { loadO200kCounter, type TokenCounter } from './o200k-counter.js';
 /** Token accounting as reported to clients (OpenAI's usage object plus cost fields). */
 export interface CanonicalPromptTokensDetails {
   cached_tokens?: number;
@@ -41,26 +41,18 @@ export function estimateTokens(text: string): number {
   return text.length > MAX_TOKENIZED_CHARS ? Math.ceil(text.length / 4) : tokenCounter()(text);
 }
 
-let counter: ((text: string) => number) | null = null;
+let counter: TokenCounter | null = null;
 
 /**
- * Loads the o200k_base encoder now. The server does it before its port opens: building the rank
- * tables holds the event loop for a noticeable pause, which on first use (the first cut stream
- * or `count_tokens`) would stall every call in flight. Its tables stay resident (tens of MB,
- * docs/performance.md).
+ * Loads the o200k_base tables now. The server does it before its port opens so that no call
+ * pays for reading them; they are compact typed arrays (o200k-counter.ts), a few MB resident.
  */
 export function loadTokenizer(): void {
   tokenCounter();
 }
 
-/** The encoder, loaded synchronously (the package's CommonJS build) so counting stays synchronous. */
-function tokenCounter(): (text: string) => number {
-  if (counter === null) {
-    const mod: unknown = createRequire(import.meta.url)('gpt-tokenizer/encoding/o200k_base');
-    const count = typeof mod === 'object' && mod !== null ? (mod as { countTokens?: unknown }).countTokens : undefined;
-    if (typeof count !== 'function') throw new Error('gpt-tokenizer: o200k_base has no countTokens');
-    counter = (text) => Number(Reflect.apply(count, undefined, [text]));
-  }
+function tokenCounter(): TokenCounter {
+  counter ??= loadO200kCounter();
   return counter;
 }
 

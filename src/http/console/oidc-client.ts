@@ -1,4 +1,4 @@
-import * as oidc from 'openid-client';
+import type * as Oidc from 'openid-client';
 import type { OidcConfig } from '../../config/oidc-env.js';
 import type { IdentityClaims } from '../../domain/console/sso.js';
 
@@ -8,6 +8,9 @@ export interface FlowChecks {
   nonce: string;
   verifier: string;
 }
+
+/** Loaded on first sign-in: most deployments never use single sign-on. */
+const openidClient = (): Promise<typeof Oidc> => import('openid-client');
 
 const LOOPBACK = new Set(['127.0.0.1', 'localhost', '[::1]']);
 
@@ -24,21 +27,23 @@ function groupsOf(value: unknown): string[] {
  * next sign-in. Plain-HTTP issuers are accepted on loopback addresses only (a local IdP).
  */
 export class OidcClient {
-  private configuration: Promise<oidc.Configuration> | null = null;
+  private configuration: Promise<Oidc.Configuration> | null = null;
 
   constructor(private readonly config: OidcConfig) {}
 
-  private discover(): Promise<oidc.Configuration> {
+  private discover(): Promise<Oidc.Configuration> {
     if (this.configuration !== null) return this.configuration;
     const issuer = new URL(this.config.issuer);
     const insecure = issuer.protocol === 'http:' && LOOPBACK.has(issuer.hostname);
     const secret = this.config.clientSecret;
-    const found = oidc.discovery(
-      issuer,
-      this.config.clientId,
-      secret ?? undefined,
-      secret === null ? oidc.None() : undefined,
-      insecure ? { execute: [oidc.allowInsecureRequests] } : undefined,
+    const found = openidClient().then((oidc) =>
+      oidc.discovery(
+        issuer,
+        this.config.clientId,
+        secret ?? undefined,
+        secret === null ? oidc.None() : undefined,
+        insecure ? { execute: [oidc.allowInsecureRequests] } : undefined,
+      ),
     );
     this.configuration = found;
     found.catch(() => {
@@ -50,6 +55,7 @@ export class OidcClient {
   /** The IdP's authorization URL for a new sign-in, and the checks to keep for the callback. */
   async start(redirectUri: string): Promise<{ url: string; checks: FlowChecks }> {
     const configuration = await this.discover();
+    const oidc = await openidClient();
     const checks = { state: oidc.randomState(), nonce: oidc.randomNonce(), verifier: oidc.randomPKCECodeVerifier() };
     const url = oidc.buildAuthorizationUrl(configuration, {
       redirect_uri: redirectUri,
@@ -68,6 +74,7 @@ export class OidcClient {
    */
   async finish(callbackUrl: URL, checks: FlowChecks): Promise<IdentityClaims> {
     const configuration = await this.discover();
+    const oidc = await openidClient();
     const tokens = await oidc.authorizationCodeGrant(configuration, callbackUrl, {
       pkceCodeVerifier: checks.verifier,
       expectedState: checks.state,

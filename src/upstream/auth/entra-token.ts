@@ -1,10 +1,4 @@
-import {
-  ChainedTokenCredential,
-  EnvironmentCredential,
-  ManagedIdentityCredential,
-  WorkloadIdentityCredential,
-  type TokenCredential,
-} from '@azure/identity';
+import type { TokenCredential } from '@azure/identity';
 import { tokenSourceAuth } from './token-source.js';
 import type { UpstreamAuth } from './types.js';
 
@@ -25,7 +19,10 @@ export interface EntraTokenOptions {
  * The developer-tool credentials (Azure CLI, VS Code, …) are left out: a gateway must not pick up
  * whoever last ran `az login` on the machine.
  */
-export function serverAzureCredential(): TokenCredential {
+export async function serverAzureCredential(): Promise<TokenCredential> {
+  // Loaded on first use: most deployments never ask Entra ID for a token.
+  const { ChainedTokenCredential, EnvironmentCredential, ManagedIdentityCredential, WorkloadIdentityCredential } =
+    await import('@azure/identity');
   const chain: TokenCredential[] = [new EnvironmentCredential()];
   if (process.env.AZURE_FEDERATED_TOKEN_FILE !== undefined) chain.push(new WorkloadIdentityCredential());
   const clientId = process.env.AZURE_CLIENT_ID;
@@ -41,7 +38,7 @@ export function entraTokenAuth(options: EntraTokenOptions): UpstreamAuth {
     providerId: options.providerId,
     issuer: 'Microsoft Entra ID',
     fetch: async () => {
-      credential ??= serverAzureCredential();
+      credential ??= await serverAzureCredential();
       const token = await credential.getToken(scope);
       if (token === null) throw new Error('no credential in the chain produced a token');
       return {

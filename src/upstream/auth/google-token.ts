@@ -1,6 +1,6 @@
 import { createSign } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
-import { GoogleAuth } from 'google-auth-library';
+import type { GoogleAuth } from 'google-auth-library';
 import type { Expiring } from './credential-cache.js';
 import { tokenSourceAuth } from './token-source.js';
 import type { UpstreamAuth } from './types.js';
@@ -47,7 +47,8 @@ export function googleTokenAuth(options: GoogleTokenOptions): UpstreamAuth {
       privateKey = account.private_key;
       return exchangeServiceAccountJwt(account, scopes);
     }
-    adc ??= new GoogleAuth(keyFile === null ? { scopes } : { scopes, keyFile });
+    // Loaded on first use: most deployments never ask Google for a token.
+    adc ??= new (await import('google-auth-library')).GoogleAuth(keyFile === null ? { scopes } : { scopes, keyFile });
     const client = await adc.getClient();
     const { token } = await client.getAccessToken();
     if (typeof token !== 'string' || token === '')

@@ -1,4 +1,3 @@
-import { fromIni, fromNodeProviderChain } from '@aws-sdk/credential-providers';
 import { CredentialCache } from './credential-cache.js';
 import { credentialError, describe } from './credential-error.js';
 import { SigV4Signer } from './sigv4-sign.js';
@@ -34,12 +33,11 @@ export function sigV4Auth(options: SigV4Options): UpstreamAuth {
   const scope = { region: options.region, service: options.service ?? 'bedrock' };
   // A named profile is read from the shared config and credentials files (keys, assumed roles, SSO,
   // credential_process); without one, the default chain decides.
-  const provider =
-    options.credentials ??
-    (options.profile === undefined ? fromNodeProviderChain() : fromIni({ profile: options.profile }));
+  let provider = options.credentials ?? null;
   let secret: string | null = null;
   const cache = new CredentialCache<SigV4Signer>({
     fetch: async () => {
+      provider ??= await defaultProvider(options.profile);
       const credentials = await provider();
       secret = credentials.secretAccessKey;
       return { value: new SigV4Signer(credentials, scope), expiresAtMs: credentials.expiration?.getTime() ?? null };
@@ -61,4 +59,10 @@ export function sigV4Auth(options: SigV4Options): UpstreamAuth {
     start: () => cache.start(),
     close: () => cache.close(),
   };
+}
+
+/** The AWS SDK's chain, loaded on first use: most deployments never ask AWS for credentials. */
+async function defaultProvider(profile: string | undefined): Promise<() => Promise<AwsCredentials>> {
+  const { fromIni, fromNodeProviderChain } = await import('@aws-sdk/credential-providers');
+  return profile === undefined ? fromNodeProviderChain() : fromIni({ profile });
 }
