@@ -47,7 +47,7 @@ function sample(next: () => number): string {
 
 function packageCount(text: string): number | string {
   try {
-    return countTokens(text);
+    return countTokens(text, { disallowedSpecial: new Set() });
   } catch (err) {
     return String(err);
   }
@@ -79,7 +79,7 @@ test('o200k counter: the same counts on prose and code (the package README, line
   for (const line of readme.split('\n')) assert.equal(ourCount(line), packageCount(line), JSON.stringify(line));
 });
 
-test('o200k counter: byte-order-mark pieces and special tokens behave as the package does', () => {
+test('o200k counter: byte-order-mark pieces behave as the package does; special tokens count as text', () => {
   for (const text of [
     '\ufeffusing System;',
     '\ufeff\ufeff',
@@ -94,6 +94,7 @@ test('o200k counter: byte-order-mark pieces and special tokens behave as the pac
   ]) {
     assert.equal(ourCount(text), packageCount(text), JSON.stringify(text));
   }
-  assert.throws(() => count('say <|endoftext|> now'), /Disallowed special token found: <\|endoftext\|>/);
+  // A prompt may contain special-token strings: counted as text, never refused.
+  assert.equal(count('say <|endoftext|> now'), 9);
   assert.equal(ourCount('a <|im_start|> b <|fim_prefix|>'), packageCount('a <|im_start|> b <|fim_prefix|>'));
 });

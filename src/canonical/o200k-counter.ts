@@ -1,24 +1,15 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { CL_AND_O_TOKEN_SPLIT_PATTERN } from 'gpt-tokenizer/encodingParams/constants';
-import {
-  EndOfPrompt,
-  EndOfText,
-  FimMiddle,
-  FimPrefix,
-  FimSuffix,
-  ImEnd,
-  ImSep,
-  ImStart,
-} from 'gpt-tokenizer/specialTokens';
-import { getSpecialTokenRegex } from 'gpt-tokenizer/util';
 
 /**
  * Counts o200k_base tokens exactly as gpt-tokenizer's `countTokens` does, from compact tables:
  * the package's own rank file (`data/o200k_base.tiktoken`) decoded into one byte blob and an
  * open-addressing hash table of typed arrays, instead of the package's JavaScript rank module
- * (200,000 strings, a `Map` over them and a merge cache). Same split pattern, same special-token
- * refusal, same merge order, so the count is the package's; the differential test checks it.
+ * (200,000 strings, a `Map` over them and a merge cache). Same split pattern and merge order, so
+ * the count is the package's; the differential test checks it. Special-token strings such as
+ * `<|endoftext|>` are counted as the ordinary text they are (the package's
+ * `disallowedSpecial: new Set()`): a client's prompt may contain them, and an estimate never fails.
  *
  * The package's quirks are kept on purpose, because the count must not change:
  * - a piece is looked up whole only when it is well-formed UTF-16 (the package looks pieces up
@@ -28,10 +19,6 @@ import { getSpecialTokenRegex } from 'gpt-tokenizer/util';
  *   ranks whose bytes start with a byte-order mark are never found.
  */
 export type TokenCounter = (text: string) => number;
-
-const SPECIAL = getSpecialTokenRegex(
-  new Set([EndOfText, FimPrefix, FimMiddle, FimSuffix, ImStart, ImEnd, ImSep, EndOfPrompt]),
-);
 
 interface Tables {
   blob: Uint8Array;
@@ -51,8 +38,6 @@ export function loadO200kCounter(): TokenCounter {
   // Pieces that needed merging (words outside the vocabulary), counted once: bounded, emptied when full.
   const merged = new Map<string, number>();
   return (text) => {
-    const refused = SPECIAL.exec(text);
-    if (refused !== null) throw new Error(`Disallowed special token found: ${refused[0]}`);
     let count = 0;
     for (const [piece] of text.matchAll(CL_AND_O_TOKEN_SPLIT_PATTERN)) {
       if (piece.length === 1 && piece.charCodeAt(0) <= 0x7f) {

@@ -84,6 +84,18 @@ for (const dialect of dialects().slice(0, 1)) {
       assert.equal(gw.fake.requests.length, before, 'counting calls no upstream');
     });
 
+    it('counts text holding special-token strings (<|endoftext|>, <|im_start|>) as text, never a 500', async () => {
+      const plain = await client.messages.countTokens({
+        model: 'anthropic/claude-test',
+        messages: [{ role: 'user', content: 'say endoftext now' }],
+      });
+      const special = await client.messages.countTokens({
+        model: 'anthropic/claude-test',
+        messages: [{ role: 'user', content: 'say <|endoftext|> now <|im_start|>' }],
+      });
+      assert.ok(special.input_tokens > plain.input_tokens, `${special.input_tokens} vs ${plain.input_tokens}`);
+    });
+
     it('accepts Authorization: Bearer (ANTHROPIC_AUTH_TOKEN) and the anthropic-beta header', async () => {
       const bearer = new Anthropic({ authToken: gw.apiKey, apiKey: null, baseURL: `${gw.server.url}/api` });
       const res = await bearer.messages.countTokens(
