@@ -44,7 +44,10 @@ function openIn(dir: string): string[] {
 
 describe('ledger journal record', () => {
   it('a line reads back as the record that was settled, its settle time and every field', () => {
-    for (const g of [generation({ streamed: true, presetId: 'p1', presetVersion: 3, origin: 'https://a.example' }), refused()]) {
+    for (const g of [
+      generation({ streamed: true, presetId: 'p1', presetVersion: 3, origin: 'https://a.example' }),
+      refused(),
+    ]) {
       const line = encodeRecord(g, 1_764_000_000_123);
       assert.ok(line.endsWith('\n') && !line.slice(0, -1).includes('\n'), 'one line');
       const back = decodeRecord(line.slice(0, -1));
@@ -60,9 +63,11 @@ describe('ledger journal record', () => {
     assert.deepEqual(old?.generation, g);
     const line = encodeRecord(g, 5).slice(0, -1);
     assert.equal(decodeRecord(line.slice(0, line.length - 7)), null, 'torn');
-    assert.equal(decodeRecord(JSON.stringify([3, 5, ...JSON.parse(line).slice(2)])), null, 'unknown format');
+    const fields = (JSON.parse(line) as unknown[]).slice(2);
+    assert.notEqual(decodeRecord(JSON.stringify([2, 5, ...fields])), null, 'the same fields read');
+    assert.equal(decodeRecord(JSON.stringify([3, 5, ...fields])), null, 'unknown format');
     assert.equal(decodeRecord(JSON.stringify([2, 5, 'gen-x'])), null, 'too short');
-    const bad = JSON.parse(line) as unknown[];
+    const bad = [2, 5, ...fields];
     bad[2 + 21] = -1; // costUsd
     assert.equal(decodeRecord(JSON.stringify(bad)), null, 'negative cost');
   });
@@ -107,11 +112,14 @@ for (const dialect of dialects()) {
       journal.close(false);
 
       const result = await replayLedgerJournals({ dir, ledger: store.ledger, host: HOST, pid: process.pid });
-      assert.deepEqual({ files: result.files, records: result.records, unreadable: result.unreadable }, {
-        files: 1,
-        records: 3,
-        unreadable: 0,
-      });
+      assert.deepEqual(
+        { files: result.files, records: result.records, unreadable: result.unreadable },
+        {
+          files: 1,
+          records: 3,
+          unreadable: 0,
+        },
+      );
       for (const g of [...pending, legacy]) assert.deepEqual(await store.ledger.findGeneration(g.id), g);
       const spend = (await store.ledger.usageFor([keyHash], ['lifetime'])).get(keyHash)?.get('lifetime')?.amountUsd;
       assert.ok(spend !== undefined && Math.abs(spend - 0.06) < 1e-9, `charged the replayed ones once: ${spend}`);
@@ -129,7 +137,10 @@ for (const dialect of dialects()) {
       }
       // The closes run on the thread pool; wait for them (bounded), then nothing but the active one is open.
       for (let i = 0; i < 100 && openIn(dir).length > 1; i++) await sleep(20);
-      assert.deepEqual(openIn(dir), readdirSync(dir).map((n) => join(dir, n)));
+      assert.deepEqual(
+        openIn(dir),
+        readdirSync(dir).map((n) => join(dir, n)),
+      );
       journal.close(true);
       assert.deepEqual(openIn(dir), []);
     });

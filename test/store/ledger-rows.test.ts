@@ -6,7 +6,13 @@ import { generation } from '../accounting/fixtures.js';
 
 describe('ledger rows', () => {
   it('the positional values the SQLite writer binds are toRow’s, column for column', () => {
-    const refusal: Refusal = { status: 429, code: 'rate_limited', message: 'slow down', details: { rule: 'r' }, count: 3 };
+    const refusal: Refusal = {
+      status: 429,
+      code: 'rate_limited',
+      message: 'slow down',
+      details: { rule: 'r' },
+      count: 3,
+    };
     const cases: GenerationRecord[] = [
       generation(),
       generation({ streamed: true, cancelled: true, usageEstimated: true, flags: ['pii', 'prompt_injection'] }),

@@ -144,4 +144,3 @@ export function decodeRecord(line: string): { generation: GenerationRecord; sett
   if (!isRecord(parsed) || !isNumber(parsed.t) || !isGeneration(parsed.g)) return null;
   return { generation: parsed.g, settledAt: new Date(parsed.t) };
 }
-
