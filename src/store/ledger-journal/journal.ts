@@ -110,7 +110,8 @@ export class FileLedgerJournal implements LedgerJournal {
     this.dirty = true;
     if (segment.bytes >= this.rotateBytes) {
       this.syncSegment(segment);
-      this.active = this.open(this.nextSeq++);
+      // This record is written: a segment that cannot be opened now is tried at the next append.
+      this.active = this.fresh(null);
     }
     return segment.seq;
   }
@@ -130,14 +131,26 @@ export class FileLedgerJournal implements LedgerJournal {
       // skips stored ids), so the name goes first and the file is closed off the main thread.
       this.retire(segment, { remove: true, background: true });
       if (!active) continue;
-      this.active = null;
       this.torn = false;
       // The same name again, empty: one segment per journal while the store keeps up.
+      this.active = this.fresh(segment.seq);
+    }
+  }
+
+  /** A new active segment (named `seq` when that name is free, else the next number); null when none opens. */
+  private fresh(seq: number | null): Segment | null {
+    if (seq !== null) {
       try {
-        this.active = this.open(segment.seq);
-      } catch (error) {
-        this.options.log?.('ledger journal: a fresh segment could not be opened; the next append tries again', error);
+        return this.open(seq);
+      } catch {
+        // The name is still taken (its unlink failed and was logged): the next number instead.
       }
+    }
+    try {
+      return this.open(this.nextSeq++);
+    } catch (error) {
+      this.options.log?.('ledger journal: a fresh segment could not be opened; the next append tries again', error);
+      return null;
     }
   }
 
@@ -148,16 +161,18 @@ export class FileLedgerJournal implements LedgerJournal {
    */
   private cutTornTail(): void {
     const segment = this.active;
-    this.torn = false;
-    if (segment === null) return;
-    try {
-      ftruncateSync(segment.fd, segment.bytes);
-    } catch (error) {
-      this.options.log?.('ledger journal: a torn record could not be cut off; starting a new segment', error);
-      this.active = this.open(this.nextSeq++);
-      // Its records all committed: nothing would retire it later.
-      if (segment.outstanding === 0) this.retire(segment, { remove: true, background: true });
+    if (segment !== null) {
+      try {
+        ftruncateSync(segment.fd, segment.bytes);
+      } catch (error) {
+        this.options.log?.('ledger journal: a torn record could not be cut off; starting a new segment', error);
+        // Throws (the tail stays marked torn) when no new segment opens either.
+        this.active = this.open(this.nextSeq++);
+        // Its records all committed: nothing would retire it later.
+        if (segment.outstanding === 0) this.retire(segment, { remove: true, background: true });
+      }
     }
+    this.torn = false;
   }
 
   sync(): void {
