@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { settledDeltas } from '../../domain/accounting/accounts.js';
 import type { GenerationRecord, LedgerRepository, SpendDelta } from '../../domain/accounting/types.js';
 import { journalInstances, parseSegmentName, processAlive, type SegmentOwner } from './files.js';
-import { isRecord } from '../../canonical/json.js';
+import { decodeRecord } from './record.js';
 
 export interface ReplayResult {
   /** Segment files replayed and removed. */
@@ -17,37 +17,6 @@ export interface ReplayResult {
 }
 
 const BATCH = 200;
-
-/**
- * Whether a journal line's generation has the fields the ledger needs. The journal holds what
- * `settle` was given, serialised by JSON.stringify; this rejects a line that is torn (a power
- * loss mid-write) or not ours.
- */
-function isGeneration(g: unknown): g is GenerationRecord {
-  return (
-    isRecord(g) &&
-    typeof g.id === 'string' &&
-    typeof g.keyHash === 'string' &&
-    typeof g.creatorUserId === 'string' &&
-    typeof g.costUsd === 'number' &&
-    Number.isFinite(g.costUsd) &&
-    g.costUsd >= 0 &&
-    typeof g.createdAt === 'string' &&
-    Array.isArray(g.attempts) &&
-    Array.isArray(g.flags)
-  );
-}
-
-function parseLine(line: string): { generation: GenerationRecord; settledAt: Date } | null {
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(line);
-  } catch {
-    return null;
-  }
-  if (!isRecord(parsed) || typeof parsed.t !== 'number' || !isGeneration(parsed.g)) return null;
-  return { generation: parsed.g, settledAt: new Date(parsed.t) };
-}
 
 /**
  * Writes the journals of dead processes of this host into the store, then removes them: run at
@@ -87,7 +56,7 @@ export async function replayLedgerJournals(options: {
       const deltas: SpendDelta[] = [];
       for (const line of lines.slice(i, i + BATCH)) {
         if (line === '') continue;
-        const entry = parseLine(line);
+        const entry = decodeRecord(line);
         if (entry === null) result.unreadable += 1;
         if (entry === null || seen.has(entry.generation.id)) continue;
         seen.add(entry.generation.id);

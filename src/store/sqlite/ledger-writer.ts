@@ -30,9 +30,9 @@ interface Statements {
   addDailyRollup: BetterSqlite3.Statement;
 }
 
-/** Inserts one generation (its `toRow` values by position); false when its id was already stored. */
+/** Inserts one generation (its `toRow` values by position, bound from the array); false when its id was already stored. */
 function insertGeneration(statement: BetterSqlite3.Statement, g: GenerationRecord): boolean {
-  return statement.run(...rowValues(g)).changes === 1;
+  return statement.run(rowValues(g)).changes === 1;
 }
 
 /**
