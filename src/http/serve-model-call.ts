@@ -15,6 +15,12 @@ export interface ModelCallOptions extends StreamTiming {
 }
 
 /**
+ * The config of a route answered by `serveModelCall`: its sinks set the API headers of a JSON
+ * answer, so the route needs no `onSend` hook (src/http/plugins/security-headers.ts).
+ */
+export const SINK_ROUTE = { answeredBySink: true } as const;
+
+/**
  * The edge of every model-call route: decode the validated body with the route's codec, run the
  * call, and answer through a JSON or SSE sink in the codec's format. A refusal before the call
  * was accepted rejects (the error handler renders it); everything after is the sink's.
