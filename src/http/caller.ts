@@ -63,8 +63,7 @@ function forwardedHeaders(headers: IncomingHttpHeaders): Readonly<Record<string,
 
 export function callerOf(headers: IncomingHttpHeaders, body: unknown): CallerInfo {
   // A body's own session (chat `session_id`, Responses `prompt_cache_key` as Codex sets it).
-  const sessionId =
-    sessionHeader(headers) ?? bodyString(body, 'session_id') ?? bodyString(body, 'prompt_cache_key');
+  const sessionId = sessionHeader(headers) ?? bodyString(body, 'session_id') ?? bodyString(body, 'prompt_cache_key');
   return {
     userAgent: header(headers, 'user-agent'),
     sessionId,

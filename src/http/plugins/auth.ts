@@ -150,7 +150,11 @@ export function requireKey(scope: FastifyInstance, options: RequireKeyOptions): 
         (session) => {
           const record = session.person !== null ? personPrincipal(session.person) : session.key;
           // A person is only ever admitted where the permission table is consulted.
-          if (record === null || !admits(level, record.kind) || (session.person !== null && permissions === undefined)) {
+          if (
+            record === null ||
+            !admits(level, record.kind) ||
+            (session.person !== null && permissions === undefined)
+          ) {
             done(errors.managementOnly());
             return;
           }
@@ -174,7 +178,8 @@ export function requireKey(scope: FastifyInstance, options: RequireKeyOptions): 
     // Error) and rejects with an Error.
     const settle = (outcome: KeyRecord | Error): void => {
       if (outcome instanceof Error) refuse(outcome, retryAfter, delayMs, done);
-      else if (!admits(level, outcome.kind)) done(level === 'management' ? errors.managementOnly() : errors.apiKeyOnly());
+      else if (!admits(level, outcome.kind))
+        done(level === 'management' ? errors.managementOnly() : errors.apiKeyOnly());
       else {
         request.principal = outcome;
         done();
