@@ -1,5 +1,5 @@
 import type { IncomingHttpHeaders } from 'node:http';
-import type { CallerInfo } from '../gateway/caller.js';
+import { UNKNOWN_CALLER, type CallerInfo } from '../gateway/caller.js';
 
 /**
  * Reads who is calling from the request: user agent, session, origin, and the client headers a
@@ -16,6 +16,7 @@ export const FORWARDED_ANTHROPIC_HEADERS: readonly string[] = ['anthropic-versio
 
 /** Session headers, in order of preference. */
 const SESSION_HEADERS = ['x-claude-code-session-id', 'x-session-id', 'session_id', 'session-id'];
+// `sessionHeader` tests the same four names first (the usual call sets none): keep the two in step.
 
 const MAX_VALUE = 512;
 
@@ -34,21 +35,39 @@ function bodyString(body: unknown, field: string): string | null {
   return typeof value === 'string' && value !== '' ? value.slice(0, MAX_VALUE) : null;
 }
 
-export function callerOf(headers: IncomingHttpHeaders, body: unknown): CallerInfo {
+/** The client's session from the first session header that has one; null without any (the usual call). */
+function sessionHeader(headers: IncomingHttpHeaders): string | null {
+  if (
+    headers['x-claude-code-session-id'] === undefined &&
+    headers['x-session-id'] === undefined &&
+    headers['session_id'] === undefined &&
+    headers['session-id'] === undefined
+  )
+    return null;
   let sessionId: string | null = null;
   for (const name of SESSION_HEADERS) sessionId ??= header(headers, name);
-  // A body's own session (chat `session_id`, Responses `prompt_cache_key` as Codex sets it).
-  sessionId ??= bodyString(body, 'session_id') ?? bodyString(body, 'prompt_cache_key');
-  const forwardHeaders: Record<string, string> = {};
+  return sessionId;
+}
+
+/** The allow-listed `anthropic-*` headers; the one shared empty object when the client sent none. */
+function forwardedHeaders(headers: IncomingHttpHeaders): Readonly<Record<string, string>> {
+  let forward: Record<string, string> | null = null;
   for (const name of FORWARDED_ANTHROPIC_HEADERS) {
     const raw = headers[name];
+    if (raw === undefined) continue;
     const value = Array.isArray(raw) ? raw.join(',') : raw;
-    if (value !== undefined && value.length <= 4096) forwardHeaders[name] = value;
+    if (value.length <= 4096) (forward ??= {})[name] = value;
   }
+  return forward ?? UNKNOWN_CALLER.forwardHeaders;
+}
+
+export function callerOf(headers: IncomingHttpHeaders, body: unknown): CallerInfo {
+  // A body's own session (chat `session_id`, Responses `prompt_cache_key` as Codex sets it).
+  const sessionId = sessionHeader(headers) ?? bodyString(body, 'session_id') ?? bodyString(body, 'prompt_cache_key');
   return {
     userAgent: header(headers, 'user-agent'),
     sessionId,
     origin: header(headers, 'origin') ?? header(headers, 'http-referer') ?? header(headers, 'referer'),
-    forwardHeaders,
+    forwardHeaders: forwardedHeaders(headers),
   };
 }

@@ -15,6 +15,12 @@ export interface ModelCallOptions extends StreamTiming {
 }
 
 /**
+ * The config of a route answered by `serveModelCall`: its sinks set the API headers of a JSON
+ * answer, so the route needs no `onSend` hook (src/http/plugins/security-headers.ts).
+ */
+export const SINK_ROUTE = { answeredBySink: true } as const;
+
+/**
  * The edge of every model-call route: decode the validated body with the route's codec, run the
  * call, and answer through a JSON or SSE sink in the codec's format. A refusal before the call
  * was accepted rejects (the error handler renders it); everything after is the sink's.
@@ -26,8 +32,13 @@ export async function serveModelCall<K extends CallKind, Body>(
   reply: FastifyReply,
 ): Promise<FastifyReply> {
   const decoded = codec.decode(request.body);
+  // The decoded call's fields by name, not `...decoded`: V8 builds `{ ...a, b, c }` by copying `a`
+  // and then adding each further field, growing (and reallocating) the object as it goes; a
+  // literal of named fields is allocated once. `DecodedCall` has exactly these three fields.
   await options.gateway.run({
-    ...decoded,
+    kind: decoded.kind,
+    body: decoded.body,
+    native: decoded.native,
     key: request.principal,
     requestId: request.id,
     traceHeaders: request.headers,

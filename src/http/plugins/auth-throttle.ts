@@ -3,7 +3,7 @@ import { errors, isGatewayError } from '../../errors/index.js';
 import type { FailureThrottle } from '../../domain/common/failure-throttle.js';
 
 /** What the authentication hook asks of the failed-authentication throttle. */
-export type AddressThrottle = Pick<FailureThrottle, 'retryAfterSeconds'>;
+export type AddressThrottle = Pick<FailureThrottle, 'retryAfterSeconds' | 'size'>;
 
 /**
  * The answer to a failed authentication from an address `retryAfter` seconds from being allowed

@@ -96,6 +96,16 @@ function sessionKey(request: FastifyRequest, sessions: ConsoleSessions): Promise
   return sessions.resume(token);
 }
 
+const GUARDED = Object.freeze({ guarded: true });
+const UNGUARDED = Object.freeze({ guarded: false });
+
+/** Answers a failed authentication: a 401 from a throttled address becomes a 429, sent after `delayMs`. */
+function refuse(error: Error, retryAfter: number, delayMs: number, done: (error?: Error) => void): void {
+  const refusal = throttledRefusal(error, retryAfter);
+  if (refusal === error || delayMs === 0) done(refusal);
+  else setTimeout(() => done(refusal), delayMs);
+}
+
 export interface RequireKeyOptions {
   authenticator: KeyAuthenticator;
   level: AuthLevel;
@@ -129,45 +139,52 @@ export function requireKey(scope: FastifyInstance, options: RequireKeyOptions): 
       }
       authorizePerson(request, request.person, permissions).then(() => done(), done);
     });
+  const delayMs = options.refusalDelayMs ?? 0;
   // Callback style: one promise per request (the authenticator's), not a second for an async hook.
   scope.addHook('onRequest', (request: FastifyRequest, _reply: FastifyReply, done: (error?: Error) => void) => {
-    const retryAfter = throttle?.retryAfterSeconds(request.ip) ?? 0;
-    const refuse = (error: Error) => {
-      const refusal = throttledRefusal(error, retryAfter);
-      const delayMs = refusal === error ? 0 : (options.refusalDelayMs ?? 0);
-      if (delayMs === 0) done(refusal);
-      else setTimeout(() => done(refusal), delayMs);
-    };
+    // An address can be throttled only once the throttle holds one: until then, no address lookup.
+    const retryAfter = throttle === undefined || throttle.size() === 0 ? 0 : throttle.retryAfterSeconds(request.ip);
     const viaSession = sessions === undefined || level === 'api' ? null : sessionKey(request, sessions);
     if (viaSession !== null) {
-      viaSession.then((session) => {
-        const record = session.person !== null ? personPrincipal(session.person) : session.key;
-        // A person is only ever admitted where the permission table is consulted.
-        if (record === null || !admits(level, record.kind) || (session.person !== null && permissions === undefined)) {
-          done(errors.managementOnly());
-          return;
-        }
-        request.principal = record;
-        request.person = session.person;
-        request.viaConsole = true;
-        done();
-      }, refuse);
+      viaSession.then(
+        (session) => {
+          const record = session.person !== null ? personPrincipal(session.person) : session.key;
+          // A person is only ever admitted where the permission table is consulted.
+          if (
+            record === null ||
+            !admits(level, record.kind) ||
+            (session.person !== null && permissions === undefined)
+          ) {
+            done(errors.managementOnly());
+            return;
+          }
+          request.principal = record;
+          request.person = session.person;
+          request.viaConsole = true;
+          done();
+        },
+        (error: Error) => refuse(error, retryAfter, delayMs, done),
+      );
       return;
     }
     let token: string;
     try {
       token = bearerToken(request);
     } catch (error) {
-      refuse(error as Error);
+      refuse(error as Error, retryAfter, delayMs, done);
       return;
     }
-    authenticator.authenticate(token, { guarded: retryAfter > 0 }).then((record) => {
-      if (!admits(level, record.kind)) {
+    // One closure for both outcomes: the authenticator resolves with a key record (never an
+    // Error) and rejects with an Error.
+    const settle = (outcome: KeyRecord | Error): void => {
+      if (outcome instanceof Error) refuse(outcome, retryAfter, delayMs, done);
+      else if (!admits(level, outcome.kind))
         done(level === 'management' ? errors.managementOnly() : errors.apiKeyOnly());
-        return;
+      else {
+        request.principal = outcome;
+        done();
       }
-      request.principal = record;
-      done();
-    }, refuse);
+    };
+    authenticator.authenticate(token, retryAfter > 0 ? GUARDED : UNGUARDED).then(settle, settle);
   });
 }

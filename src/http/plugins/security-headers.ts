@@ -1,9 +1,32 @@
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /**
+     * The route answers through a call sink (src/http/sinks), which sets the API headers of a
+     * JSON answer itself (`API_HEADERS`): the route runs no `onSend` hook, and its error answers
+     * get the headers from an `onError` hook instead. A streamed answer, written on the raw
+     * response, never carried them.
+     */
+    answeredBySink?: boolean;
+  }
+}
 
 /** The console's policy: nothing inline, nothing from another origin, never framed. */
 export const CONSOLE_CSP =
   "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; " +
   "frame-ancestors 'none'; base-uri 'none'; form-action 'self'";
+
+/**
+ * Headers of API answers: no sniffing, no referrer, never framed, and not cached (answers carry
+ * keys' usage and other private data). A route that sets its own `cache-control` keeps it.
+ */
+export const API_HEADERS = Object.freeze({
+  'x-content-type-options': 'nosniff',
+  'referrer-policy': 'no-referrer',
+  'x-frame-options': 'DENY',
+  'cache-control': 'no-store',
+} as const);
 
 type OnSend = (
   request: FastifyRequest,
@@ -11,6 +34,8 @@ type OnSend = (
   payload: unknown,
   done: (err: null, payload: unknown) => void,
 ) => void;
+
+type OnError = (request: FastifyRequest, reply: FastifyReply, error: Error, done: () => void) => void;
 
 const common = (reply: FastifyReply): void => {
   reply.header('x-content-type-options', 'nosniff');
@@ -28,15 +53,37 @@ export function installConsoleHeaders(scope: FastifyInstance): void {
   scope.addHook('onSend', onSend);
 }
 
+const apiHeaders = (reply: FastifyReply): void => {
+  common(reply);
+  if (!reply.hasHeader('cache-control')) reply.header('cache-control', 'no-store');
+};
+
+const onApiSend: OnSend = (_request, reply, payload, done) => {
+  apiHeaders(reply);
+  done(null, payload);
+};
+
+const onSinkRouteError: OnError = (_request, reply, _error, done) => {
+  apiHeaders(reply);
+  done();
+};
+
+/** A route's own hooks of one kind with `hook` first (where a scope's hook would run). */
+function withHook<H>(hook: H, own: H | H[] | undefined): H[] {
+  if (own === undefined) return [hook];
+  return Array.isArray(own) ? [hook, ...own] : [hook, own];
+}
+
 /**
- * Headers of API answers: no sniffing, no referrer, never framed, and not cached unless the
- * route said otherwise (answers carry keys' usage and other private data).
+ * `API_HEADERS` on every answer of the routes registered in `scope` and its children. Hooks are
+ * added to each route rather than to the scope, so a route answered by a call sink
+ * (`config.answeredBySink`) runs no `onSend` hook at all: the sink sets the headers with its own,
+ * and only an error answer (before the sink, or rendered by the error handler) takes the hook path.
+ * Router 404s (no route matched) carry none of them, as with a scope-level hook.
  */
 export function installApiHeaders(scope: FastifyInstance): void {
-  const onSend: OnSend = (_request, reply, payload, done) => {
-    common(reply);
-    if (!reply.hasHeader('cache-control')) reply.header('cache-control', 'no-store');
-    done(null, payload);
-  };
-  scope.addHook('onSend', onSend);
+  scope.addHook('onRoute', (route: RouteOptions) => {
+    if (route.config?.answeredBySink === true) route.onError = withHook(onSinkRouteError, route.onError);
+    else route.onSend = withHook(onApiSend, route.onSend);
+  });
 }

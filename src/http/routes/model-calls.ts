@@ -4,7 +4,7 @@ import { chatCompletionsCodec } from '../../wire/openai-chat/inbound.js';
 import { completionsCodec } from '../../wire/openai-completions/inbound.js';
 import { messagesCodec } from '../../wire/anthropic-messages/inbound/codec.js';
 import { errorResponses } from '../schemas/common.js';
-import { serveModelCall, type ModelCallOptions } from '../serve-model-call.js';
+import { serveModelCall, SINK_ROUTE, type ModelCallOptions } from '../serve-model-call.js';
 import { openAiSurfaceRoutes } from './openai-surfaces.js';
 import type { App } from '../types.js';
 
@@ -20,6 +20,7 @@ function modelCallScope(app: App, options: ModelCallOptions): void {
   markModelCallScope(app);
   const responses = errorResponses(400, 401, 402, 403, 404, 408, 413, 429, 500, 502, 503);
   app.post('/chat/completions', {
+    config: SINK_ROUTE,
     schema: {
       tags: ['Model calls'],
       operationId: 'sendChatCompletionRequest',
@@ -29,6 +30,7 @@ function modelCallScope(app: App, options: ModelCallOptions): void {
     handler: (request, reply) => serveModelCall(chatCompletionsCodec, options, request, reply),
   });
   app.post('/completions', {
+    config: SINK_ROUTE,
     schema: {
       tags: ['Model calls'],
       operationId: 'createCompletions',
@@ -39,7 +41,7 @@ function modelCallScope(app: App, options: ModelCallOptions): void {
   });
   app.post('/messages', {
     // Anthropic's SDKs parse Anthropic's error body: the error handler renders that shape here.
-    config: { errorShape: 'anthropic' },
+    config: { ...SINK_ROUTE, errorShape: 'anthropic' },
     schema: {
       tags: ['Model calls'],
       operationId: 'createMessage',

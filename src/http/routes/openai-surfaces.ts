@@ -2,7 +2,7 @@ import { EmbeddingsRequestSchema } from '../../canonical/index.js';
 import { embeddingsCodec } from '../../wire/openai-embeddings/inbound.js';
 import { ResponsesRequestSchema } from '../../wire/openai-responses/schema.js';
 import { errorResponses } from '../schemas/common.js';
-import { serveModelCall, type ModelCallOptions } from '../serve-model-call.js';
+import { serveModelCall, SINK_ROUTE, type ModelCallOptions } from '../serve-model-call.js';
 import type { App } from '../types.js';
 import { serveResponses, storedResponseRoutes } from './stored-responses.js';
 
@@ -15,6 +15,7 @@ import { serveResponses, storedResponseRoutes } from './stored-responses.js';
 export function openAiSurfaceRoutes(app: App, options: ModelCallOptions): void {
   const responses = errorResponses(400, 401, 402, 403, 404, 408, 413, 429, 500, 502, 503);
   app.post('/responses', {
+    config: SINK_ROUTE,
     schema: {
       tags: ['Model calls'],
       operationId: 'createResponses',
@@ -25,6 +26,7 @@ export function openAiSurfaceRoutes(app: App, options: ModelCallOptions): void {
   });
   if (options.responses !== undefined) storedResponseRoutes(app, options.responses);
   app.post('/embeddings', {
+    config: SINK_ROUTE,
     schema: {
       tags: ['Model calls'],
       operationId: 'createEmbeddings',

@@ -3,11 +3,12 @@ import type { CallKind } from '../../canonical/index.js';
 import type { GatewayError } from '../../errors/index.js';
 import type { AcceptedCall, AnswerOf, CallSink } from '../../gateway/call.js';
 import type { Codec } from '../../wire/codec.js';
-import { callHeaders } from './call-headers.js';
+import { jsonCallHeaders } from './call-headers.js';
 
 /**
- * A non-streamed answer: the call's headers at once, then the encoded answer as the reply. An
- * error is rethrown, so the one error handler renders the envelope (the call's headers stay).
+ * A non-streamed answer: the call's headers and the API's at once, then the encoded answer as the
+ * reply (the route runs no `onSend` hook: `answeredBySink`). An error is rethrown, so the one
+ * error handler renders the envelope (the headers stay).
  */
 export class JsonSink<K extends CallKind> implements CallSink<K> {
   constructor(
@@ -15,7 +16,7 @@ export class JsonSink<K extends CallKind> implements CallSink<K> {
     private readonly codec: Codec<K, never>,
     call: AcceptedCall,
   ) {
-    reply.headers(callHeaders(call));
+    reply.headers(jsonCallHeaders(call));
   }
 
   answer(value: AnswerOf<K>): void {

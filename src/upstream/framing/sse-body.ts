@@ -18,6 +18,7 @@ export interface EventPacedBody {
  */
 export class UpstreamSseParser {
   private readonly parser: SseParser;
+  private readonly batch = new SseEventBatch();
 
   constructor(
     private readonly body: EventPacedBody,
@@ -27,6 +28,7 @@ export class UpstreamSseParser {
     this.parser = new SseParser({
       maxEventChars: maxEventBytes,
       onComment: () => body.progress(),
+      onEvent: (event) => this.batch.add(event),
       tooLarge: (limit) => {
         const err = protocolError(providerId, `Provider stream event exceeds ${limit} bytes`);
         body.abortWith(err);
@@ -35,15 +37,48 @@ export class UpstreamSseParser {
     });
   }
 
-  /** The events this chunk completed (throws the exchange's UpstreamError over the limit). */
-  push(chunk: Uint8Array): SseEvent[] {
-    const events = this.parser.push(chunk);
-    if (events.length > 0) this.body.progress();
-    return events;
+  /**
+   * The events this chunk completed (throws the exchange's UpstreamError over the limit), in the
+   * parser's one batch: read them before the next `push` or `end`, which refill it.
+   */
+  push(chunk: Uint8Array): SseEventBatch {
+    this.batch.clear();
+    this.parser.feed(chunk);
+    if (this.batch.length > 0) this.body.progress();
+    return this.batch;
   }
 
-  end(): SseEvent[] {
-    return this.parser.end();
+  /** The events the body's end completed, in the same batch. */
+  end(): SseEventBatch {
+    this.batch.clear();
+    this.parser.finish();
+    return this.batch;
+  }
+}
+
+/**
+ * The events one body chunk completed. An `UpstreamSseParser` refills one batch for every chunk
+ * (slots are overwritten, not reallocated), so a stream allocates no array per chunk.
+ */
+export class SseEventBatch {
+  private readonly events: SseEvent[] = [];
+  private count = 0;
+
+  get length(): number {
+    return this.count;
+  }
+
+  /** The `i`-th event, for `0 <= i < length`. */
+  at(i: number): SseEvent {
+    return this.events[i] as SseEvent;
+  }
+
+  add(event: SseEvent): void {
+    this.events[this.count++] = event;
+  }
+
+  clear(): void {
+    this.count = 0;
   }
 }
 
@@ -57,9 +92,11 @@ export interface EventSource {
 export async function* upstreamEvents(res: EventSource): AsyncGenerator<SseEvent, void, undefined> {
   const parser = res.sseParser();
   for await (const chunk of res.chunks()) {
-    for (const event of parser.push(chunk)) yield event;
+    const batch = parser.push(chunk);
+    for (let i = 0; i < batch.length; i++) yield batch.at(i);
   }
-  for (const event of parser.end()) yield event;
+  const last = parser.end();
+  for (let i = 0; i < last.length; i++) yield last.at(i);
 }
 
 /**

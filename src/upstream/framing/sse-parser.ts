@@ -19,6 +19,11 @@ export interface SseParserOptions {
   onComment?: (text: string) => void;
   /** The error thrown when an event outgrows `maxEventChars` (default SseEventTooLargeError). */
   tooLarge?: (limit: number) => Error;
+  /**
+   * Receives each completed event as it is dispatched (then `feed`/`finish` are the calls to
+   * make: `push` and `end` return no events). No array per chunk.
+   */
+  onEvent?: (event: SseEvent) => void;
 }
 
 const LF = 10;
@@ -39,6 +44,7 @@ export class SseParser {
   private readonly maxEventChars: number;
   private readonly onComment: ((text: string) => void) | undefined;
   private readonly tooLarge: ((limit: number) => Error) | undefined;
+  private readonly onEvent: ((event: SseEvent) => void) | undefined;
   private pending = '';
   private data: string[] = [];
   private dataChars = 0;
@@ -52,12 +58,19 @@ export class SseParser {
     this.maxEventChars = options.maxEventChars ?? 1024 * 1024;
     this.onComment = options.onComment;
     this.tooLarge = options.tooLarge;
+    this.onEvent = options.onEvent;
   }
 
   /** Feeds bytes or text; returns the events completed by this chunk. */
   push(chunk: Uint8Array | string): SseEvent[] {
+    this.feed(chunk);
+    return this.take();
+  }
+
+  /** Feeds bytes or text; the events it completes go to `onEvent` (else `push` returns them). */
+  feed(chunk: Uint8Array | string): void {
     let text = typeof chunk === 'string' ? chunk : this.decoded(this.decoder.write(chunk));
-    if (text.length === 0) return [];
+    if (text.length === 0) return;
     if (this.atStart) {
       this.atStart = false;
       if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
@@ -67,11 +80,16 @@ export class SseParser {
       if (text.charCodeAt(0) === LF) text = text.slice(1);
     }
     this.scan(text);
-    return this.take();
   }
 
   /** Ends the stream: a last line without terminator and a last event without blank line count. */
   end(): SseEvent[] {
+    this.finish();
+    return this.take();
+  }
+
+  /** `end` for a parser with `onEvent`. */
+  finish(): void {
     const rest = this.decoded(this.decoder.end());
     if (rest.length > 0) this.scan(rest);
     if (this.pending.length > 0) {
@@ -80,7 +98,6 @@ export class SseParser {
       this.processLine(line);
     }
     this.dispatch();
-    return this.take();
   }
 
   /** The decoder's output, without the byte-order mark a UTF-8 decode drops at the very start. */
@@ -202,7 +219,9 @@ export class SseParser {
       return;
     }
     const data = this.data.length === 1 ? (this.data[0] as string) : this.data.join('\n');
-    this.out.push({ event: this.eventType === '' ? 'message' : this.eventType, data, id: this.lastId });
+    const event: SseEvent = { event: this.eventType === '' ? 'message' : this.eventType, data, id: this.lastId };
+    if (this.onEvent !== undefined) this.onEvent(event);
+    else this.out.push(event);
     this.data.length = 0;
     this.dataChars = 0;
     this.eventType = '';

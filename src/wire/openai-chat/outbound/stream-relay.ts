@@ -1,7 +1,7 @@
 import type { CanonicalUsage } from '../../../canonical/index.js';
 import {
   protocolError,
-  type SseEvent,
+  SseEventBatch,
   type UpstreamResponse,
   type UpstreamSseParser,
 } from '../../../upstream/index.js';
@@ -34,7 +34,7 @@ export interface RelayOptions<T> {
 }
 
 const END: IteratorResult<never, undefined> = Object.freeze({ done: true, value: undefined });
-const NO_EVENTS: SseEvent[] = [];
+const NO_EVENTS = new SseEventBatch();
 
 /**
  * The one loop behind OpenAI-compatible chat and legacy-completion streams: reads the upstream's
@@ -57,7 +57,7 @@ export function relayOpenAiStream<T>(options: RelayOptions<T>): ClosableIterator
 class OpenAiRelay<T> implements ClosableIterator<T> {
   private readonly body: AsyncIterator<Buffer>;
   private readonly parser: UpstreamSseParser;
-  private events: SseEvent[] = NO_EVENTS;
+  private events: SseEventBatch = NO_EVENTS;
   private index = 0;
   private usage: CanonicalUsage | null = null;
   private sawFinish = false;
@@ -90,7 +90,7 @@ class OpenAiRelay<T> implements ClosableIterator<T> {
     if (this.over) return Promise.resolve(END);
     try {
       while (this.index < this.events.length) {
-        const event = this.events[this.index++] as SseEvent;
+        const event = this.events.at(this.index++);
         if (this.sawDone) continue;
         const payload = openAiPayload(event, this.o.endpoint);
         if (payload === null) continue;
