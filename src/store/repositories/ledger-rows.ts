@@ -54,24 +54,23 @@ export function toRow(g: GenerationRecord): GenerationsTable {
 }
 
 type RefusalColumns = Pick<GenerationsTable, 'refusal_status' | 'refusal_code' | 'refusal_reason' | 'refusal_count'>;
-type RefusalCells = readonly [number | null, string | null, string | null, number | null];
 
-const NOT_REFUSED: RefusalCells = [null, null, null, null];
+const NOT_REFUSED: RefusalColumns = {
+  refusal_status: null,
+  refusal_code: null,
+  refusal_reason: null,
+  refusal_count: null,
+};
 
-/** A refusal's columns in GENERATION_COLUMNS order; a malformed one (a journal line not ours) is stored as a plain error. */
-function refusalCells(refusal: Refusal | null | undefined): RefusalCells {
-  if (refusal === null || refusal === undefined || !Number.isInteger(refusal.status)) return NOT_REFUSED;
-  return [
-    refusal.status,
-    String(refusal.code),
-    JSON.stringify({ message: refusal.message, details: refusal.details }),
-    Number.isInteger(refusal.count) && refusal.count > 0 ? refusal.count : 1,
-  ];
-}
-
+/** A refusal's columns; a malformed one (a journal line not ours) is stored as a plain error. */
 function refusalColumns(refusal: Refusal | null | undefined): RefusalColumns {
-  const [status, code, reason, count] = refusalCells(refusal);
-  return { refusal_status: status, refusal_code: code, refusal_reason: reason, refusal_count: count };
+  if (refusal === null || refusal === undefined || !Number.isInteger(refusal.status)) return NOT_REFUSED;
+  return {
+    refusal_status: refusal.status,
+    refusal_code: String(refusal.code),
+    refusal_reason: JSON.stringify({ message: refusal.message, details: refusal.details }),
+    refusal_count: Number.isInteger(refusal.count) && refusal.count > 0 ? refusal.count : 1,
+  };
 }
 
 function refusalField(row: Selectable<GenerationsTable>): { refusal?: Refusal } {
@@ -139,51 +138,10 @@ export const GENERATION_COLUMNS = [
 /** A stored value of a `generations` column. */
 export type GenerationCell = GenerationsTable[keyof GenerationsTable];
 
-/**
- * `toRow(g)`'s values in GENERATION_COLUMNS order, for statements that bind by position. Built
- * as one array literal, without the keyed row in between: it runs once per stored generation on
- * the SQLite writer's (main) thread. test/store/ledger-rows.test.ts holds it equal to `toRow`.
- */
+/** `toRow(g)`'s values in GENERATION_COLUMNS order, for statements that bind by position. */
 export function rowValues(g: GenerationRecord): GenerationCell[] {
-  const [refusalStatus, refusalCode, refusalReason, refusalCount] = refusalCells(g.refusal);
-  return [
-    g.id,
-    g.requestId,
-    g.keyHash,
-    g.workspaceId,
-    g.creatorUserId,
-    g.model,
-    g.providerId,
-    g.upstreamModel,
-    g.upstreamId,
-    g.apiType,
-    toFlag(g.streamed),
-    toFlag(g.cancelled),
-    g.finishReason,
-    g.nativeFinishReason,
-    Math.round(g.promptTokens),
-    Math.round(g.completionTokens),
-    Math.round(g.reasoningTokens),
-    Math.round(g.cachedTokens),
-    toFlag(g.usageEstimated),
-    g.promptCostUsd,
-    g.completionCostUsd,
-    g.costUsd,
-    g.latencyMs,
-    g.generationTimeMs,
-    g.presetId,
-    g.presetVersion === null ? null : Math.round(g.presetVersion),
-    JSON.stringify(g.flags),
-    JSON.stringify(g.attempts),
-    g.createdAt,
-    g.userAgent ?? null,
-    g.sessionId ?? null,
-    g.origin ?? null,
-    refusalStatus,
-    refusalCode,
-    refusalReason,
-    refusalCount,
-  ];
+  const row = toRow(g);
+  return GENERATION_COLUMNS.map((column) => row[column]);
 }
 
 function parseList<T>(text: string, keep: (item: unknown) => item is T): T[] {
