@@ -38,9 +38,9 @@ type OnSend = (
 type OnError = (request: FastifyRequest, reply: FastifyReply, error: Error, done: () => void) => void;
 
 const common = (reply: FastifyReply): void => {
-  reply.header('x-content-type-options', 'nosniff');
-  reply.header('referrer-policy', 'no-referrer');
-  reply.header('x-frame-options', 'DENY');
+  reply.header('x-content-type-options', API_HEADERS['x-content-type-options']);
+  reply.header('referrer-policy', API_HEADERS['referrer-policy']);
+  reply.header('x-frame-options', API_HEADERS['x-frame-options']);
 };
 
 /** Headers of every console page and asset (the scope of the console's files). */
@@ -55,7 +55,7 @@ export function installConsoleHeaders(scope: FastifyInstance): void {
 
 const apiHeaders = (reply: FastifyReply): void => {
   common(reply);
-  if (!reply.hasHeader('cache-control')) reply.header('cache-control', 'no-store');
+  if (!reply.hasHeader('cache-control')) reply.header('cache-control', API_HEADERS['cache-control']);
 };
 
 const onApiSend: OnSend = (_request, reply, payload, done) => {
