@@ -16,7 +16,6 @@ export const FORWARDED_ANTHROPIC_HEADERS: readonly string[] = ['anthropic-versio
 
 /** Session headers, in order of preference. */
 const SESSION_HEADERS = ['x-claude-code-session-id', 'x-session-id', 'session_id', 'session-id'];
-// `sessionHeader` tests the same four names first (the usual call sets none): keep the two in step.
 
 const MAX_VALUE = 512;
 
@@ -37,16 +36,11 @@ function bodyString(body: unknown, field: string): string | null {
 
 /** The client's session from the first session header that has one; null without any (the usual call). */
 function sessionHeader(headers: IncomingHttpHeaders): string | null {
-  if (
-    headers['x-claude-code-session-id'] === undefined &&
-    headers['x-session-id'] === undefined &&
-    headers['session_id'] === undefined &&
-    headers['session-id'] === undefined
-  )
-    return null;
-  let sessionId: string | null = null;
-  for (const name of SESSION_HEADERS) sessionId ??= header(headers, name);
-  return sessionId;
+  for (const name of SESSION_HEADERS) {
+    const value = header(headers, name);
+    if (value !== null) return value;
+  }
+  return null;
 }
 
 /** The allow-listed `anthropic-*` headers; the one shared empty object when the client sent none. */
