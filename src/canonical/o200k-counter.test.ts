@@ -98,3 +98,11 @@ test('o200k counter: byte-order-mark pieces behave as the package does; special 
   assert.equal(count('say <|endoftext|> now'), 9);
   assert.equal(ourCount('a <|im_start|> b <|fim_prefix|>'), packageCount('a <|im_start|> b <|fim_prefix|>'));
 });
+
+test('o200k counter: a long piece (a run of letters with no space) counts as the package does', () => {
+  const letters = 'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ';
+  let run = '';
+  for (let i = 0; i < 6000; i++) run += letters[(i * 7919) % letters.length] ?? '';
+  assert.equal(count(run), countTokens(run));
+  assert.equal(count(`${run} ${run.slice(7)}1234567890`), countTokens(`${run} ${run.slice(7)}1234567890`));
+});

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { CL_AND_O_TOKEN_SPLIT_PATTERN } from 'gpt-tokenizer/encodingParams/constants';
+import { heapMergedParts } from './bpe-merge.js';
 
 /**
  * Counts o200k_base tokens exactly as gpt-tokenizer's `countTokens` does, from compact tables:
@@ -55,7 +56,8 @@ export function loadO200kCounter(): TokenCounter {
         count += 1;
         continue;
       }
-      const parts = mergedParts(tables, scratch, written >= 0 ? written : -written - 1);
+      const length = written >= 0 ? written : -written - 1;
+      const parts = mergedParts(tables, scratch, length);
       if (merged.size >= MERGE_CACHE_SIZE) merged.clear();
       merged.set(piece, parts);
       count += parts;
@@ -160,36 +162,13 @@ function sliceRank(t: Tables, bytes: Uint8Array, from: number, to: number): numb
   return find(t, bytes, from, to);
 }
 
-/** How many parts byte-pair merging leaves: the package's `bytePairMerge`, lowest rank first, leftmost on ties. */
+/**
+ * How many parts byte-pair merging leaves of bytes[0, length): the package's `bytePairMerge`
+ * (lowest rank first, leftmost on ties), in time n log n rather than its n² (one piece can be a
+ * whole request body: a long run of letters or digits without a space).
+ */
 function mergedParts(t: Tables, bytes: Uint8Array, length: number): number {
-  const starts: number[] = [];
-  const ranks: number[] = [];
-  const rankAt = (index: number): number => {
-    const from = starts[index];
-    const to = starts[index + 2];
-    if (from === undefined || to === undefined) return Infinity;
-    const rank = sliceRank(t, bytes, from, to);
-    return rank < 0 ? Infinity : rank;
-  };
-  for (let i = 0; i <= length; i++) starts.push(i);
-  for (let i = 0; i <= length; i++) ranks.push(i < length - 1 ? rankAt(i) : Infinity);
-  while (starts.length > 1) {
-    let lowest = Infinity;
-    let at = -1;
-    for (let i = 0; i < ranks.length - 1; i++) {
-      const rank = ranks[i] ?? Infinity;
-      if (rank < lowest) {
-        lowest = rank;
-        at = i;
-      }
-    }
-    if (at < 0) break;
-    starts.splice(at + 1, 1);
-    ranks.splice(at, 1);
-    ranks[at] = rankAt(at);
-    if (at > 0) ranks[at - 1] = rankAt(at - 1);
-  }
-  return starts.length - 1;
+  return heapMergedParts(length, (from, to) => sliceRank(t, bytes, from, to));
 }
 
 /**
