@@ -68,7 +68,11 @@ export class LazyRequestLogger implements FastifyBaseLogger {
   }
 }
 
-function write(logger: FastifyBaseLogger, level: 'info' | 'error' | 'warn' | 'debug' | 'trace' | 'fatal' | 'silent', args: LogArgs): void {
+function write(
+  logger: FastifyBaseLogger,
+  level: 'info' | 'error' | 'warn' | 'debug' | 'trace' | 'fatal' | 'silent',
+  args: LogArgs,
+): void {
   // The log methods are overloaded: the arguments are forwarded as they came.
   Reflect.apply(logger[level], logger, args);
 }
