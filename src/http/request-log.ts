@@ -1,4 +1,5 @@
 import { LogController, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
+import { lazyChildLogger } from './lazy-request-logger.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -19,10 +20,12 @@ export const REFUSED_CALL_MSG = 'model call refused';
 /**
  * Marks `scope` as the model-call routes: their requests are logged by the call-log line alone
  * (see `RequestLogController`). Primitive decorators are own fields set by the scope's request
- * constructor, so the check costs one property read.
+ * constructor, so the check costs one property read. Their request loggers are made on first
+ * use (`lazyChildLogger`): an accepted call writes nothing through its request's logger.
  */
 export function markModelCallScope(scope: FastifyInstance): void {
   scope.decorateRequest('modelCall', true);
+  scope.setChildLoggerFactory(lazyChildLogger);
 }
 
 /** The path of a request URL, without its query string. */
