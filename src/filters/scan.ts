@@ -19,7 +19,8 @@ function applies(filter: CompiledFilter, segment: TextSegment): boolean {
  */
 export function scan(set: CompiledFilterSet, segments: TextSegment[], options: ScanOptions = {}): ScanResult {
   const failed: string[] = [];
-  const failedSet = new Set<string>();
+  // Keys of the detectors that failed open (made on the first failure: a scan rarely has one).
+  let failedSet: Set<string> | null = null;
   // Per segment: can any gated filter match it at all? (one RE2 pass, computed on first need)
   const gated: Array<boolean | undefined> = [];
   const mayMatch = (f: CompiledFilter, i: number, text: string): boolean => {
@@ -34,18 +35,22 @@ export function scan(set: CompiledFilterSet, segments: TextSegment[], options: S
   // Per segment: its digit count, shared by the detectors that ask (created on first need).
   const digits: Array<DigitCount | undefined> = [];
   const run = (f: CompiledFilter, i: number, text: string): FilterMatch[] => {
-    if (failedSet.has(f.key)) return [];
+    if (failedSet?.has(f.key) === true) return [];
     try {
       return f.filter.find(text, (digits[i] ??= new DigitCount(text)));
     } catch (error) {
       if (options.failOpen !== true) throw new FilterFailureError(f.name, error);
-      failedSet.add(f.key);
+      (failedSet ??= new Set()).add(f.key);
       failed.push(f.name);
       return [];
     }
   };
 
-  for (const f of set.filters) {
+  // Index loops: the set's filter list is frozen, and a for-of over it allocates an iterator
+  // result per filter.
+  const filters = set.filters;
+  for (let k = 0; k < filters.length; k++) {
+    const f = filters[k] as CompiledFilter;
     if (f.action !== 'block') continue;
     for (let i = 0; i < segments.length; i++) {
       const segment = segments[i];
@@ -67,18 +72,20 @@ export function scan(set: CompiledFilterSet, segments: TextSegment[], options: S
   let redactions = 0;
   const out = segments.map((segment, i) => {
     if (segment.text.length === 0) return segment;
-    const matches: FilterMatch[] = [];
-    for (const f of set.filters) {
+    let matches: FilterMatch[] | null = null;
+    for (let k = 0; k < filters.length; k++) {
+      const f = filters[k] as CompiledFilter;
       if (f.action === 'block' || !applies(f, segment) || !mayMatch(f, i, segment.text)) continue;
       const found = run(f, i, segment.text);
       if (found.length === 0) continue;
       if (f.action === 'flag') {
         if (!flags.includes(f.name)) flags.push(f.name);
       } else {
+        matches ??= [];
         for (const m of found) matches.push(m);
       }
     }
-    if (matches.length === 0) return segment;
+    if (matches === null || matches.length === 0) return segment;
     const spans = mergeSpans(matches);
     redactions += spans.length;
     return { role: segment.role, text: applySpans(segment.text, spans) };

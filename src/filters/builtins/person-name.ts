@@ -1,7 +1,6 @@
 import { createRequire } from 'node:module';
 import type { Filter, FilterMatch } from '../types.js';
 import { BUILTIN_LABELS } from '../labels.js';
-import { jsSpans } from '../text-windows.js';
 import { classifyWord, isKnownPerson, type NameClass } from './name-lexicon.js';
 
 /**
@@ -63,12 +62,24 @@ interface Token {
 
 const LABEL = BUILTIN_LABELS['person-name'];
 
-function toToken(text: string, start: number, rawEnd: number): Token {
+/** A literal in the function would be a new RegExp object per token. */
+const POSSESSIVE = /['’]s$/;
+
+/**
+ * Token objects reused by every scan (`find` is synchronous and nothing it calls scans again):
+ * a text's tokens are `TOKENS[0, count)`, overwritten by the next text.
+ */
+const TOKENS: Token[] = [];
+/** Tokens kept for reuse past a scan (a long text's extra ones are dropped after it). */
+const POOL_MAX = 256;
+
+/** Fills the pooled token `index` from the match `[start, rawEnd)`. */
+function toToken(text: string, start: number, rawEnd: number, index: number): Token {
   let end = rawEnd;
-  const dotted = text[end - 1] === '.';
+  const dotted = text.charCodeAt(end - 1) === 46; /* . */
   if (dotted) end--;
   let word = text.slice(start, end);
-  const possessive = /['’]s$/.exec(word);
+  const possessive = POSSESSIVE.exec(word);
   if (possessive !== null) {
     word = word.slice(0, -2);
     end -= 2;
@@ -79,28 +90,44 @@ function toToken(text: string, start: number, rawEnd: number): Token {
   }
   const lower = word.toLowerCase();
   const initial = word.length === 1 && dotted;
-  const caps = word.length > 1 && word === word.toUpperCase();
+  // A lower-case ASCII second letter settles it without an upper-cased copy of the word.
+  const second = word.charCodeAt(1);
+  const caps = word.length > 1 && !(second >= 97 && second <= 122) && word === word.toUpperCase();
   const title = TITLES.has(lower);
   // Keep the dot of an initial or title (`F.`, `Dr.`) so the run continues after it.
   const keepDot = dotted && possessive === null && (initial || title);
-  return { start, end: keepDot ? end + 1 : end, lower, cls: classifyWord(lower), initial, caps, title };
+  const t = TOKENS[index] ?? (TOKENS[index] = { start, end, lower, cls: 'unknown', initial, caps, title });
+  t.start = start;
+  t.end = keepDot ? end + 1 : end;
+  t.lower = lower;
+  t.cls = classifyWord(lower);
+  t.initial = initial;
+  t.caps = caps;
+  t.title = title;
+  return t;
 }
 
-/** Runs of capitalised tokens separated by one space (or a lower-case name particle). */
-function runsOf(text: string, tokens: Token[]): Token[][] {
-  const runs: Token[][] = [];
-  let run: Token[] = [];
-  for (const t of tokens) {
-    const prev = run[run.length - 1];
-    if (prev !== undefined && t.start - prev.end <= 12 && PARTICLES.test(text.slice(prev.end, t.start))) {
-      run.push(t);
-    } else {
-      if (run.length > 0) runs.push(run);
-      run = [t];
-    }
-  }
-  if (run.length > 0) runs.push(run);
-  return runs;
+/**
+ * Whether `tokens[i]` continues the run of `tokens[i - 1]`: separated by one space (or a
+ * lower-case name particle). A single space, the usual gap, is decided without a slice.
+ */
+function continuesRun(text: string, prev: Token, t: Token): boolean {
+  const gap = t.start - prev.end;
+  if (gap === 1 && text.charCodeAt(prev.end) === 32) return true;
+  return gap <= 12 && PARTICLES.test(text.slice(prev.end, t.start));
+}
+
+/** The tokens `tokens[from, to)` of one run. */
+interface RunOf {
+  tokens: Token[];
+  from: number;
+  to: number;
+}
+
+/** Whether any of `tokens[from ..= last]` satisfies `test` (false for an empty range). */
+function someIn(tokens: Token[], from: number, last: number, test: (t: Token) => boolean): boolean {
+  for (let k = from; k <= last; k++) if (test(tokens[k] as Token)) return true;
+  return false;
 }
 
 /** May follow a first name as a middle name or surname (`Theresa May`, `John F. Kennedy`). */
@@ -152,25 +179,27 @@ function nlpSaysPerson(sentence: string, start: number, end: number): boolean {
  */
 const NLP_BUDGET = 8;
 
-function decideRun(text: string, run: Token[], out: FilterMatch[], budget: { nlp: number }): void {
-  let i = 0;
-  while (i < run.length) {
-    const t = run[i] as Token;
-    const next = run[i + 1];
+/** Decides the run `tokens[from, to)`: pushes the names it holds to `out`. */
+function decideRun(text: string, run: RunOf, out: FilterMatch[], budget: { nlp: number }): void {
+  const { tokens: all, from, to } = run;
+  let i = from;
+  while (i < to) {
+    const t = all[i] as Token;
+    const next = i + 1 < to ? all[i + 1] : undefined;
     // 1. Title + up to three following words: `Dr. Patel`, `Mrs Jane Doe` (the title is
     //    redacted too: it can reveal gender or profession).
     if (t.title && next !== undefined && !next.caps) {
       let j = i + 1;
-      while (j + 1 < run.length && j - i < 3 && surnameLike(run[j + 1] as Token)) j++;
-      out.push({ start: t.start, end: (run[j] as Token).end, replacement: LABEL });
+      while (j + 1 < to && j - i < 3 && surnameLike(all[j + 1] as Token)) j++;
+      out.push({ start: t.start, end: (all[j] as Token).end, replacement: LABEL });
       i = j + 1;
       continue;
     }
     let j = i;
-    while (j + 1 < run.length && j - i < 3 && surnameLike(run[j + 1] as Token)) j++;
+    while (j + 1 < to && j - i < 3 && surnameLike(all[j + 1] as Token)) j++;
     const hasSurname = j > i;
-    const surnames = run.slice(i + 1, j + 1);
-    const before = text.slice(Math.max(0, t.start - 24), t.start);
+    // The surnames are all[i + 1 .. j].
+    const before = t.caps || t.title || t.initial ? '' : text.slice(Math.max(0, t.start - 24), t.start);
     let name = false;
     if (t.caps || t.title || t.initial) {
       name = false;
@@ -183,18 +212,18 @@ function decideRun(text: string, run: Token[], out: FilterMatch[], budget: { nlp
       j = Math.max(j, i + 1);
     } else if (t.cls === 'ambiguous' || t.cls === 'person') {
       // `Will Smith` yes, `Will you` / `May I` / `Bill` alone no.
-      name = hasSurname && surnames.some((w) => w.cls !== 'ambiguous' || surnames.length > 1);
-    } else if (t.cls === 'unknown' && hasSurname && surnames.some((w) => w.cls === 'last' || w.cls === 'first')) {
+      name = hasSurname && (j > i + 1 || (all[i + 1] as Token).cls !== 'ambiguous');
+    } else if (t.cls === 'unknown' && someIn(all, i + 1, j, (w) => w.cls === 'last' || w.cls === 'first')) {
       name = true;
     } else if (t.cls === 'unknown' && WEAK_TRIGGER.test(before)) {
       name = true;
     } else if (
       t.cls === 'unknown' &&
       hasSurname &&
-      surnames.every((w) => w.cls === 'unknown' && !NOT_NAME_WORDS.has(w.lower)) &&
+      !someIn(all, i + 1, j, (w) => w.cls !== 'unknown' || NOT_NAME_WORDS.has(w.lower)) &&
       !NOT_NAME_WORDS.has(t.lower)
     ) {
-      const last = run[j] as Token;
+      const last = all[j] as Token;
       if (budget.nlp > 0) {
         budget.nlp--;
         const [s, e] = sentenceAround(text, t.start, last.end);
@@ -203,7 +232,7 @@ function decideRun(text: string, run: Token[], out: FilterMatch[], budget: { nlp
         name = true;
       }
     }
-    if (name) out.push({ start: t.start, end: (run[j] as Token).end, replacement: LABEL });
+    if (name) out.push({ start: t.start, end: (all[j] as Token).end, replacement: LABEL });
     i = name ? j + 1 : i + 1;
   }
 }
@@ -212,10 +241,23 @@ export const personNameFilter: Filter = {
   id: 'person-name',
   label: LABEL,
   find(text: string): FilterMatch[] {
-    const tokens = jsSpans(TOKEN, text).map(([s, e]) => toToken(text, s, e));
+    const tokens = TOKENS;
+    let count = 0;
+    TOKEN.lastIndex = 0;
+    for (let m = TOKEN.exec(text); m !== null; m = TOKEN.exec(text))
+      toToken(text, m.index, m.index + m[0].length, count++); // never empty: starts with a letter
+    TOKEN.lastIndex = 0;
     const out: FilterMatch[] = [];
     const budget = { nlp: NLP_BUDGET };
-    for (const run of runsOf(text, tokens)) decideRun(text, run, out, budget);
+    // Runs are index ranges of `tokens`, decided as each one ends (one range object per text).
+    const run: RunOf = { tokens, from: 0, to: 0 };
+    for (let k = 1; k <= count; k++) {
+      if (k < count && continuesRun(text, tokens[k - 1] as Token, tokens[k] as Token)) continue;
+      run.to = k;
+      decideRun(text, run, out, budget);
+      run.from = k;
+    }
+    if (TOKENS.length > POOL_MAX) TOKENS.length = POOL_MAX;
     return out;
   },
 };

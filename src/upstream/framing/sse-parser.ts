@@ -46,7 +46,9 @@ export class SseParser {
   private readonly tooLarge: ((limit: number) => Error) | undefined;
   private readonly onEvent: ((event: SseEvent) => void) | undefined;
   private pending = '';
-  private data: string[] = [];
+  /** The event's first `data` line (the usual event has one), then the rest in `moreData`. */
+  private firstData: string | null = null;
+  private moreData: string[] | null = null;
   private dataChars = 0;
   private eventType = '';
   private lastId: string | null = null;
@@ -123,6 +125,13 @@ export class SseParser {
   private scanLf(text: string): void {
     let start = 0;
     for (let i = text.indexOf('\n'); i !== -1; i = text.indexOf('\n', start)) {
+      if (this.pending.length === 0 && text.startsWith('data:', start)) {
+        // The usual line, a whole `data:` line in this chunk: its value is sliced once.
+        const from = text.charCodeAt(start + 5) === 32 && start + 5 < i ? start + 6 : start + 5;
+        start = i + 1;
+        this.addData(text.slice(from, i));
+        continue;
+      }
       const piece = text.slice(start, i);
       const line = this.pending.length > 0 ? this.pending + piece : piece;
       this.pending = '';
@@ -200,7 +209,8 @@ export class SseParser {
   }
 
   private addData(value: string): void {
-    this.data.push(value);
+    if (this.firstData === null) this.firstData = value;
+    else (this.moreData ??= []).push(value);
     this.dataChars += value.length + 1;
     if (this.dataChars > this.maxEventChars) this.overLimit();
   }
@@ -208,21 +218,24 @@ export class SseParser {
   /** Drops what the oversized event holds (the parser is unusable after this) and throws. */
   private overLimit(): never {
     this.pending = '';
-    this.data = [];
+    this.firstData = null;
+    this.moreData = null;
     this.dataChars = 0;
     throw this.tooLarge?.(this.maxEventChars) ?? new SseEventTooLargeError(this.maxEventChars);
   }
 
   private dispatch(): void {
-    if (this.data.length === 0) {
+    const first = this.firstData;
+    if (first === null) {
       this.eventType = '';
       return;
     }
-    const data = this.data.length === 1 ? (this.data[0] as string) : this.data.join('\n');
+    const data = this.moreData === null ? first : first + '\n' + this.moreData.join('\n');
     const event: SseEvent = { event: this.eventType === '' ? 'message' : this.eventType, data, id: this.lastId };
     if (this.onEvent !== undefined) this.onEvent(event);
     else this.out.push(event);
-    this.data.length = 0;
+    this.firstData = null;
+    this.moreData = null;
     this.dataChars = 0;
     this.eventType = '';
   }

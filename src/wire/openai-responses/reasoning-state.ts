@@ -13,6 +13,7 @@ import type { OutputItem } from './wire.js';
 const PREFIX = 'sy1.';
 
 export function encodeReasoning(details: readonly ReasoningDetail[]): string | null {
+  if (details.length === 0) return null; // the usual stream chunk: no array to filter
   const kept = details.filter((d) => typeof d.signature === 'string' || typeof d.data === 'string');
   if (kept.length === 0) return null;
   return PREFIX + Buffer.from(JSON.stringify(kept)).toString('base64url');
@@ -69,7 +70,8 @@ export class StreamedReasoning {
   add(delta: { reasoning?: string | null; reasoning_details?: ReasoningDetail[] } | undefined): void {
     if (delta === undefined) return;
     if (typeof delta.reasoning === 'string') this.text += delta.reasoning;
-    for (const d of delta.reasoning_details ?? []) {
+    if (delta.reasoning_details === undefined) return;
+    for (const d of delta.reasoning_details) {
       if (d.type === 'reasoning.text' && typeof d.signature === 'string') {
         const detail: ReasoningDetail = { type: 'reasoning.text', text: this.text, signature: d.signature };
         if (typeof d.format === 'string') detail.format = d.format;
@@ -83,7 +85,7 @@ export class StreamedReasoning {
     return encodeReasoning(this.details);
   }
 
-  events(events: ResponsesStreamEvent[]): ResponsesStreamEvent[] {
+  events(events: readonly ResponsesStreamEvent[]): readonly ResponsesStreamEvent[] {
     const encrypted = this.encrypted();
     if (encrypted === null) return events;
     return events.map((event) => {

@@ -1,4 +1,4 @@
-import type { CanonicalChunk, CanonicalUsage } from '../../canonical/index.js';
+import type { CanonicalChunk, CanonicalUsage, ToolCallDelta } from '../../canonical/index.js';
 import { itemId, responseObject, responsesUsage, statusFor, type ResponseContext } from './response.js';
 import type { FunctionCallItem, OutputItem, OutputMessageItem, ReasoningItem, ResponseErrorCode } from './wire.js';
 
@@ -8,6 +8,8 @@ export interface ResponsesStreamEvent {
   sequence_number: number;
   [field: string]: unknown;
 }
+
+const NO_CALLS: readonly ToolCallDelta[] = [];
 
 interface Open<T extends OutputItem> {
   item: T;
@@ -52,8 +54,9 @@ export class ResponsesStreamEncoder {
       if (choice.index !== 0) continue;
       const d = choice.delta;
       if (typeof d.reasoning === 'string' && d.reasoning !== '') this.reasoningDelta(d.reasoning, out);
-      for (const text of [d.content, d.refusal]) if (typeof text === 'string' && text !== '') this.textDelta(text, out);
-      for (const call of d.tool_calls ?? []) {
+      if (typeof d.content === 'string' && d.content !== '') this.textDelta(d.content, out);
+      if (typeof d.refusal === 'string' && d.refusal !== '') this.textDelta(d.refusal, out);
+      for (const call of d.tool_calls ?? NO_CALLS) {
         let open = this.calls.get(call.index);
         if (open === undefined) {
           this.closeText(out);
@@ -160,14 +163,16 @@ export class ResponsesStreamEncoder {
     }
     this.reasoning.text += text;
     const { item, index } = this.reasoning;
-    out.push(
-      this.event('response.reasoning_text.delta', {
-        item_id: item.id,
-        output_index: index,
-        content_index: 0,
-        delta: text,
-      }),
-    );
+    // The per-chunk events are literals (the same keys in the same order as `event` gives):
+    // no fields object to spread.
+    out.push({
+      type: 'response.reasoning_text.delta',
+      sequence_number: this.seq++,
+      item_id: item.id,
+      output_index: index,
+      content_index: 0,
+      delta: text,
+    });
   }
 
   private textDelta(text: string, out: ResponsesStreamEvent[]): void {
@@ -185,15 +190,15 @@ export class ResponsesStreamEncoder {
     }
     this.message.text += text;
     const { item, index } = this.message;
-    out.push(
-      this.event('response.output_text.delta', {
-        item_id: item.id,
-        output_index: index,
-        content_index: 0,
-        delta: text,
-        logprobs: [],
-      }),
-    );
+    out.push({
+      type: 'response.output_text.delta',
+      sequence_number: this.seq++,
+      item_id: item.id,
+      output_index: index,
+      content_index: 0,
+      delta: text,
+      logprobs: [],
+    });
   }
 
   private partEvent(

@@ -47,8 +47,8 @@ export function restoreEvents(
   events: readonly ResponsesStreamEvent[],
   names: ToolNames,
   custom: Set<string>,
-): ResponsesStreamEvent[] {
-  if (names.size === 0) return [...events];
+): readonly ResponsesStreamEvent[] {
+  if (names.size === 0) return events; // nothing to restore: the encoder's fresh array as it is
   return events.map((event) => {
     const item = event.item as OutputItem | undefined;
     if (item !== undefined && item.type === 'function_call') {

@@ -5,6 +5,9 @@ import { messagesUsage, stopReason } from './encode.js';
 /** One Messages stream event. */
 export type MessagesEvent = NativeEvent;
 
+/** For a delta without details or tool calls: no array per chunk. */
+const NONE: readonly never[] = [];
+
 type OpenBlock = { kind: 'text' } | { kind: 'thinking' } | { kind: 'tool'; toolIndex: number };
 
 /**
@@ -77,7 +80,7 @@ export class MessagesStreamEncoder {
   }
 
   private delta(delta: CanonicalDelta, out: MessagesEvent[]): void {
-    for (const detail of delta.reasoning_details ?? []) {
+    for (const detail of delta.reasoning_details ?? NONE) {
       if (detail.type === 'reasoning.encrypted' && typeof detail.data === 'string') {
         this.open({ kind: 'thinking' }, { type: 'redacted_thinking', data: detail.data }, out);
         this.close(out);
@@ -94,7 +97,7 @@ export class MessagesStreamEncoder {
       if (this.block?.kind !== 'text') this.open({ kind: 'text' }, { type: 'text', text: '' }, out);
       out.push(blockDelta(this.index, { type: 'text_delta', text: delta.content }));
     }
-    for (const call of delta.tool_calls ?? []) {
+    for (const call of delta.tool_calls ?? NONE) {
       const current = this.block?.kind === 'tool' ? this.block.toolIndex : null;
       if (current !== call.index) {
         // Arguments of a tool call whose block already closed cannot be sent any more.

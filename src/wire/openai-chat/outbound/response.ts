@@ -135,18 +135,8 @@ function delta(value: unknown): CanonicalDelta {
 }
 
 export function chatChunk(body: JsonRecord, fallback: { model: string; id: string; created: number }): CanonicalChunk {
-  const choices: CanonicalChunkChoice[] = Array.isArray(body.choices)
-    ? body.choices.map((c: unknown, i) => {
-        const choice = isRecord(c) ? c : {};
-        const out: CanonicalChunkChoice = {
-          index: int(choice.index) ?? i,
-          delta: delta(choice.delta),
-          finish_reason: finishReason(choice.finish_reason),
-        };
-        if (choice.logprobs !== undefined && choice.logprobs !== null) out.logprobs = choice.logprobs;
-        return out;
-      })
-    : [];
+  // A module function rather than a closure: this runs once per streamed event.
+  const choices: CanonicalChunkChoice[] = Array.isArray(body.choices) ? body.choices.map(chunkChoice) : [];
   const chunk: CanonicalChunk = {
     id: str(body.id) ?? fallback.id,
     object: 'chat.completion.chunk',
@@ -159,6 +149,17 @@ export function chatChunk(body: JsonRecord, fallback: { model: string; id: strin
   if (typeof body.system_fingerprint === 'string') chunk.system_fingerprint = body.system_fingerprint;
   if (typeof body.service_tier === 'string') chunk.service_tier = body.service_tier;
   return chunk;
+}
+
+function chunkChoice(c: unknown, i: number): CanonicalChunkChoice {
+  const choice = isRecord(c) ? c : {};
+  const out: CanonicalChunkChoice = {
+    index: int(choice.index) ?? i,
+    delta: delta(choice.delta),
+    finish_reason: finishReason(choice.finish_reason),
+  };
+  if (choice.logprobs !== undefined && choice.logprobs !== null) out.logprobs = choice.logprobs;
+  return out;
 }
 
 export function completionChoices(body: JsonRecord): CanonicalCompletionChoice[] {
