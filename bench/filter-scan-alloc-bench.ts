@@ -1,15 +1,15 @@
 /**
  * Garbage and CPU of one content-filter scan of a model call's texts, the benchmark's full policy
  * (every builtin, ten custom patterns), this build against another build's `dist/` in the same
- * process. Bytes are V8's sampled allocations (collected objects included) per scan; µs per scan
+ * process. Bytes are V8's sampled allocations (one sample per 4 KB) (collected objects included) per scan; µs per scan
  * is timed without the sampler, builds alternated per round. Both builds must find the same
  * matches (checked first).
  *   node dist/bench/filter-scan-alloc-bench.js --base /path/to/other/dist [--scans 20000] [--rounds 5]
  */
-import { Session } from 'node:inspector/promises';
 import { isDeepStrictEqual, parseArgs } from 'node:util';
 import { compileFilterSet as ownCompile, scan as ownScan } from '../src/filters/index.js';
 import type { CompiledFilterSet, ScanResult, TextSegment } from '../src/filters/index.js';
+import { startAllocationSampling } from './gateway-bench/alloc-profile.js';
 import { GUARDRAIL } from './gateway-bench/switchyard-target.js';
 import { requestBody } from './gateway-bench/payloads.js';
 
@@ -58,27 +58,10 @@ async function load(dist: string): Promise<Build> {
 }
 
 async function bytesPerScan(b: Build, segments: TextSegment[]): Promise<number> {
-  const session = new Session();
-  session.connect();
-  await session.post('HeapProfiler.enable');
-  await session.post('HeapProfiler.startSampling', {
-    samplingInterval: 256,
-    includeObjectsCollectedByMajorGC: true,
-    includeObjectsCollectedByMinorGC: true,
-  });
+  const stop = await startAllocationSampling();
   for (let i = 0; i < SCANS; i++) b.scan(b.set, segments);
-  const result = await session.post('HeapProfiler.stopSampling');
-  session.disconnect();
-  interface Node {
-    selfSize: number;
-    children: Node[];
-  }
   let total = 0;
-  const walk = (n: Node): void => {
-    total += n.selfSize;
-    for (const c of n.children) walk(c);
-  };
-  walk(result.profile.head);
+  for (const bytes of (await stop()).values()) total += bytes;
   return total / SCANS;
 }
 
