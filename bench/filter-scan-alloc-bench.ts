@@ -1,8 +1,8 @@
 /**
  * Garbage and CPU of one content-filter scan of a model call's texts, the benchmark's full policy
  * (every builtin, ten custom patterns), this build against another build's `dist/` in the same
- * process. Bytes are V8's sampled allocations (one sample per 4 KB) (collected objects included) per scan; µs per scan
- * is timed without the sampler, builds alternated per round. Both builds must find the same
+ * process. Bytes are V8's sampled allocations per scan (one sample per 4 KB, collected objects
+ * included); µs per scan is timed without the sampler, builds alternated per round. Both builds must find the same
  * matches (checked first).
  *   node dist/bench/filter-scan-alloc-bench.js --base /path/to/other/dist [--scans 20000] [--rounds 5]
  */
