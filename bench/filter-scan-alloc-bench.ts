@@ -6,7 +6,8 @@
  * matches (checked first).
  *   node dist/bench/filter-scan-alloc-bench.js --base /path/to/other/dist [--scans 20000] [--rounds 5]
  */
-import { isDeepStrictEqual, parseArgs } from 'node:util';
+import { isDeepStrictEqual } from 'node:util';
+import { vsBaseArgs } from './vs-base-args.js';
 import { compileFilterSet as ownCompile, scan as ownScan } from '../src/filters/index.js';
 import type { CompiledFilterSet, ScanResult, TextSegment } from '../src/filters/index.js';
 import { startAllocationSampling } from './gateway-bench/alloc-profile.js';
@@ -20,16 +21,9 @@ interface Build {
   set: CompiledFilterSet;
 }
 
-const { values } = parseArgs({
-  options: {
-    base: { type: 'string' },
-    scans: { type: 'string', default: '20000' },
-    rounds: { type: 'string', default: '5' },
-  },
-});
-if (values.base === undefined) throw new Error('--base <dist dir of the build to compare against> is required');
-const SCANS = Number(values.scans);
-const ROUNDS = Number(values.rounds);
+const values = vsBaseArgs({ scans: 20_000, rounds: 5 });
+const SCANS = values.scans;
+const ROUNDS = values.rounds;
 
 const policy = {
   builtins: GUARDRAIL.content_filter_builtins,

@@ -4,19 +4,13 @@
  * must dispatch the same events (checked first).
  *   node dist/bench/sse-parser-bench.js --base /path/to/other/dist [--streams 20000] [--rounds 6]
  */
-import { isDeepStrictEqual, parseArgs } from 'node:util';
+import { isDeepStrictEqual } from 'node:util';
+import { vsBaseArgs } from './vs-base-args.js';
 import { SseParser as OwnParser, type SseEvent } from '../src/upstream/framing/sse-parser.js';
 
-const { values } = parseArgs({
-  options: {
-    base: { type: 'string' },
-    streams: { type: 'string', default: '20000' },
-    rounds: { type: 'string', default: '6' },
-  },
-});
-if (values.base === undefined) throw new Error('--base <dist dir of the build to compare against> is required');
-const STREAMS = Number(values.streams);
-const ROUNDS = Number(values.rounds);
+const values = vsBaseArgs({ streams: 20_000, rounds: 6 });
+const STREAMS = values.streams;
+const ROUNDS = values.rounds;
 
 const event = (i: number): string =>
   'data: ' +
