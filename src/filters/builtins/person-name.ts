@@ -2,7 +2,7 @@ import { createRequire } from 'node:module';
 import type { Filter, FilterMatch } from '../types.js';
 import { BUILTIN_LABELS } from '../labels.js';
 import { jsSpans } from '../text-windows.js';
-import { classifyWord, isKnownPerson, type NameClass } from './name-lexicon.js';
+import { classifyWord, isKnownPerson, loadNameLexicon, type NameClass } from './name-lexicon.js';
 
 /**
  * Person names. Full NLP over every prompt is far too slow for the request path (compromise
@@ -211,6 +211,15 @@ function decideRun(text: string, run: Token[], out: FilterMatch[], budget: { nlp
 export const personNameFilter: Filter = {
   id: 'person-name',
   label: LABEL,
+  /**
+   * No gate (a name has no fixed marker). Compiling a filter set reads every filter's gate once,
+   * so this is where the word tables are built: when a guardrail with this filter is written or
+   * loaded, never on a call.
+   */
+  get gate(): string | undefined {
+    loadNameLexicon();
+    return undefined;
+  },
   find(text: string): FilterMatch[] {
     const tokens = jsSpans(TOKEN, text).map(([s, e]) => toToken(text, s, e));
     const out: FilterMatch[] = [];
