@@ -11,6 +11,7 @@ import { collectSessionRoutes } from './http/permissions/enforce.js';
 import { countFailedAuth } from './http/plugins/auth-throttle.js';
 import { FailureThrottle, type FailureThrottleOptions } from './domain/common/failure-throttle.js';
 import { validatorCompiler } from './http/validation.js';
+import { lazySerializerFactory } from './http/lazy-serializer.js';
 import { ErrorEnvelope } from './http/schemas/common.js';
 import { KeyObject } from './http/schemas/keys.js';
 import { MemberObject } from './http/schemas/members.js';
@@ -151,6 +152,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     frameworkErrors: frameworkErrors(options.bodyLimitBytes),
     ...slowClientOptions(options.clientTimeouts ?? { headersMs: 10_000, requestMs: 60_000 }),
     clientErrorHandler,
+    // Response serializers are compiled on a route's first answer, not all at start-up.
+    schemaController: { compilersFactory: { buildSerializer: lazySerializerFactory() } },
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   app.setValidatorCompiler(validatorCompiler);

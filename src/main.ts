@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 import { ConfigError, loadServerConfig } from './config/env.js';
-import { startServer } from './server.js';
+import { holdYoungGeneration } from './config/heap-tuning.js';
 
 /** Process entry: read env once, start, and shut down gracefully on SIGTERM/SIGINT. */
 export async function serve(env: NodeJS.ProcessEnv = process.env): Promise<void> {
@@ -14,6 +14,10 @@ export async function serve(env: NodeJS.ProcessEnv = process.env): Promise<void>
     }
     throw error;
   }
+  // The server's modules are loaded only now, with V8's young generation held small while they
+  // load and the server starts (released once it listens): a static import would load them first.
+  holdYoungGeneration();
+  const { startServer } = await import('./server.js');
   const server = await startServer({
     config,
     onCreatedManagementToken: (token, hash) => {

@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { buildApp, type AppExtension } from './app.js';
 import { bootstrap } from './bootstrap.js';
 import type { ServerConfig } from './config/env.js';
-import { applyHeapGrowth } from './config/heap-tuning.js';
+import { applyHeapGrowth, releaseYoungGeneration } from './config/heap-tuning.js';
 import { systemClock, type Clock } from './domain/common/clock.js';
 import { createServices, type Services } from './services.js';
 import { openStore } from './store/index.js';
@@ -118,6 +118,7 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
     logLine = (msg, err) => app.log.warn(err === undefined ? {} : { err: errorSummary(err) }, msg);
     loadTokenizer();
     await app.listen({ port: config.port, host: config.host });
+    releaseYoungGeneration();
     const address = app.server.address();
     const port = typeof address === 'object' && address !== null ? address.port : config.port;
     const host = config.host.includes(':') ? `[${config.host}]` : config.host;

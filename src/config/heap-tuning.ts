@@ -15,3 +15,33 @@ import { setFlagsFromString } from 'node:v8';
 export function applyHeapGrowth(percent: number): void {
   if (percent > 0) setFlagsFromString(`--heap-growing-percent=${Math.round(percent)}`);
 }
+
+/** V8's own factor by which the young generation's semi-spaces grow (`--semi-space-growth-factor`). */
+const V8_SEMI_SPACE_GROWTH = 2;
+
+/** Whoever launched Node chose the young generation's sizing: leave it alone. */
+function youngGenerationChosen(): boolean {
+  const given = [...process.execArgv, process.env.NODE_OPTIONS ?? ''].join(' ');
+  return /semi[-_]space/.test(given);
+}
+
+let held = false;
+
+/**
+ * Start-up (loading the modules, migrating, loading the catalog and the token tables) allocates
+ * enough that V8 grows the young generation to its full 2 × 16 MB, and an idle server keeps it
+ * resident. Held at its initial size while starting, it stays small until the server sees load;
+ * `releaseYoungGeneration` (once the port is open) gives V8 back its own growth, so under load
+ * the young generation grows exactly as before. V8 reads the factor each time it grows the space.
+ */
+export function holdYoungGeneration(): void {
+  if (held || youngGenerationChosen()) return;
+  held = true;
+  setFlagsFromString('--semi-space-growth-factor=1');
+}
+
+export function releaseYoungGeneration(): void {
+  if (!held) return;
+  held = false;
+  setFlagsFromString(`--semi-space-growth-factor=${V8_SEMI_SPACE_GROWTH}`);
+}

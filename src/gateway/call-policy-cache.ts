@@ -22,6 +22,9 @@ interface Entry {
 
 const MAX_COMPILED = 2_000;
 
+/** A key's cache slot: its policy depends on the key, its creator and its workspace. */
+const slotOf = (key: KeyRecord): string => `${key.hash}\n${key.creatorUserId}\n${key.workspaceId}`;
+
 /**
  * The request policy of a key from its guardrails, cached per (key, creator, workspace).
  * Every guardrail or assignment write, in this process or another replica, reaches `invalidate()`
@@ -71,8 +74,13 @@ export class CallPolicyCache implements CallPolicyResolver {
     this.compiled.clear();
   }
 
+  cached(key: KeyRecord): CallPolicy | null {
+    const entry = this.entries.get(slotOf(key));
+    return entry !== undefined && this.trusted(entry, this.deps.clock.now().getTime()) ? entry.policy : null;
+  }
+
   resolve(key: KeyRecord): Promise<CallPolicy> {
-    const slot = `${key.hash}\n${key.creatorUserId}\n${key.workspaceId}`;
+    const slot = slotOf(key);
     const nowMs = this.deps.clock.now().getTime();
     const entry = this.entries.get(slot);
     if (entry !== undefined && this.trusted(entry, nowMs)) return Promise.resolve(entry.policy);

@@ -24,4 +24,9 @@ export interface CallPolicy {
 
 export interface CallPolicyResolver {
   resolve(key: KeyRecord): Promise<CallPolicy>;
+  /**
+   * The key's policy when it is cached and current, else null (then `resolve` loads it): a call
+   * whose policy is known takes it without a promise and a microtask hop.
+   */
+  cached?(key: KeyRecord): CallPolicy | null;
 }

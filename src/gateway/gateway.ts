@@ -169,9 +169,14 @@ export class Gateway {
     outcome.finishReason = finish.reason;
     outcome.nativeFinishReason = finish.native;
     outcome.upstreamId = value.id;
-    // The charge is in the ledger journal before the answer's first byte goes out (docs/metering.md).
-    this.settle(call, outcome);
-    sink.answer(relabelAnswer(value, { generationId: call.generationId, candidate, cost }));
+    // The charge is in the ledger journal before the answer's first byte goes out (docs/metering.md);
+    // what only the process needs (rate counts, the trace, the call's log line) follows the answer.
+    const generation = this.record(call, outcome);
+    try {
+      sink.answer(relabelAnswer(value, { generationId: call.generationId, candidate, cost }));
+    } finally {
+      this.afterRecord(call, outcome, generation);
+    }
   }
 
   private async stream<K extends CallKind>(
@@ -246,6 +251,14 @@ export class Gateway {
   /** Records the generation and its cost (the meter's batched ledger), then observes it. Never throws. */
   private settle<K extends CallKind>(call: PreparedCall<K>, outcome: Outcome): void {
     if (outcome.settled) return;
+    this.afterRecord(call, outcome, this.record(call, outcome));
+  }
+
+  /**
+   * The settle's part the client's answer waits for: the generation record handed to the meter,
+   * which writes it to the ledger journal (the crash guarantee) and queues it for the ledger.
+   */
+  private record<K extends CallKind>(call: PreparedCall<K>, outcome: Outcome): GenerationRecord {
     outcome.settled = true;
     const { candidate, usage } = outcome;
     const cost =
@@ -286,6 +299,11 @@ export class Gateway {
       origin: call.caller.origin,
     };
     this.deps.meter.settle(call.reservation, generation);
+    return generation;
+  }
+
+  /** The settle's rest, which no answer byte waits for: rate-limit tokens, the trace, observation. */
+  private afterRecord<K extends CallKind>(call: PreparedCall<K>, outcome: Outcome, generation: GenerationRecord): void {
     this.deps.rates?.addTokens(call.rates, generation.promptTokens + generation.completionTokens);
     outcome.trace?.settled(generation, outcome.error);
     this.observeSoon(generation);

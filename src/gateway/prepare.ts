@@ -156,7 +156,7 @@ export async function prepareCall<K extends CallKind>(
     [...(body.model === undefined ? [] : [body.model]), ...(body.models ?? [])],
     SERVICE[kind],
   );
-  const policy = await deps.policy.resolve(key);
+  const policy = deps.policy.cached?.(key) ?? (await deps.policy.resolve(key));
   const plan = planRoute({
     catalog: deps.catalog,
     model: body.model,
@@ -204,7 +204,11 @@ export async function prepareCall<K extends CallKind>(
     maxTokens: strategy.maxOutputTokens(body),
     candidates,
   });
-  const rates = deps.rates === undefined ? NO_RATE_ADMISSION : await deps.rates.admit(policy.rateLimits);
+  // Without rate limits there is nothing to admit (and no promise to wait for).
+  const rates =
+    deps.rates === undefined || policy.rateLimits.length === 0
+      ? NO_RATE_ADMISSION
+      : await deps.rates.admit(policy.rateLimits);
   let reservation: Reservation;
   try {
     reservation = await deps.meter.reserve(key, estimate, policy.budgets);

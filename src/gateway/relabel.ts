@@ -11,19 +11,21 @@ interface Labelled {
 
 /**
  * An upstream answer as the client sees it: our generation id, the catalog slug that served it,
- * the provider's name (last), and usage with its cost. The answer's keys keep their places.
+ * the provider's name (last), and usage with its cost. Changed in place, like a stream event: the
+ * answer is the fresh object the adapter parsed for this call, and nothing reads it after it is
+ * handed to the sink. Assigning keeps every existing key where it was and adds `provider` last,
+ * which is the order `{ ...value, id, model, provider, usage }` gave, without copying the answer.
  */
 export function relabelAnswer<T extends Labelled & { usage: CanonicalUsage }>(
   value: T,
   by: { generationId: string; candidate: RouteCandidate; cost: CallCost },
 ): Relabelled<T> {
-  return {
-    ...value,
-    id: by.generationId,
-    model: by.candidate.model.slug,
-    provider: by.candidate.provider.name,
-    usage: usageWithCost(value.usage, by.cost),
-  };
+  const out: Relabelled<T> = value;
+  out.id = by.generationId;
+  out.model = by.candidate.model.slug;
+  out.provider = by.candidate.provider.name;
+  out.usage = usageWithCost(value.usage, by.cost);
+  return out;
 }
 
 /**

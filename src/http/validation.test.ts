@@ -67,3 +67,9 @@ test('a NUL character in a path or query value is a 400 naming the field', () =>
   assert.ok(isGatewayError(error));
   assert.match(error.message, /id must not contain a NUL character/);
 });
+
+test('a validator is compiled on its first use, not when the route is set up', () => {
+  // Ajv cannot compile an unknown reference: the error comes with the first request, not before.
+  const validate = validatorCompiler({ schema: { $ref: 'Missing#' }, httpPart: 'body', method: 'POST', url: '/x' });
+  assert.throws(() => validate({}));
+});

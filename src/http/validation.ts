@@ -27,7 +27,21 @@ function makeAjv(coerceTypes: boolean | 'array'): Ajv {
 const bodyAjv = makeAjv(false);
 const textAjv = makeAjv('array');
 
+/**
+ * Fastify compiles every route's schemas when the server starts; most routes of a deployment are
+ * never called, and a compiled validator keeps its generated source and code resident. So each
+ * validator is compiled on its route's first request (synchronously, the same Ajv options): the
+ * same checks and the same errors, only later.
+ */
 export const validatorCompiler: FastifySchemaCompiler<unknown> = ({ schema, httpPart }) => {
+  let compiled: ((data: unknown) => true | { error: GatewayError }) | null = null;
+  return (data: unknown) => (compiled ??= compileValidator(schema, httpPart))(data);
+};
+
+function compileValidator(
+  schema: unknown,
+  httpPart: string | undefined,
+): (data: unknown) => true | { error: GatewayError } {
   const ajv = httpPart === 'body' ? bodyAjv : textAjv;
   const validate: ValidateFunction = ajv.compile(boundIntegers(schema) as object);
   // `true` keeps the value Fastify holds (Ajv applies defaults in place): no result object per request.
@@ -42,7 +56,7 @@ export const validatorCompiler: FastifySchemaCompiler<unknown> = ({ schema, http
     const infinite = fieldWhere(data, (v) => typeof v === 'number' && !Number.isFinite(v));
     return infinite === null ? true : { error: textError(infinite, 'must be a finite number', httpPart) };
   };
-};
+}
 
 /**
  * The first field of a path or query (flat, values or arrays of values) for which `bad` holds.

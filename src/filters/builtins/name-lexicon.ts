@@ -66,17 +66,33 @@ pete phoenix rey roman sal sherry sonny tia tony toby ty van vern`;
 
 const toSet = (words: string): Set<string> => new Set(words.split(/\s+/).filter((w) => w.length > 0));
 
-const FIRST = toSet(SUPPLEMENT_FIRST);
-const LAST = toSet(SUPPLEMENT_LAST);
-const AMBIG = toSet(AMBIGUOUS);
+interface Lexicon {
+  first: Set<string>;
+  last: Set<string>;
+  ambig: Set<string>;
+  lex: Map<string, LexClass>;
+}
 
-const LEX = new Map<string, LexClass>();
-for (const cls of LEX_CLASSES) {
-  for (const word of LEXICON_DATA[cls].split(/[|\n]/)) if (word !== '') LEX.set(word, cls);
+let lexicon: Lexicon | null = null;
+
+/**
+ * Builds the word tables (a few MB of heap) once. Not on import: a server whose guardrails use no
+ * person-name filter never needs them. `personNameFilter` calls this when a filter set that holds
+ * it is compiled, so no call waits for it; any other first use builds it then.
+ */
+export function loadNameLexicon(): Lexicon {
+  if (lexicon !== null) return lexicon;
+  const lex = new Map<string, LexClass>();
+  for (const cls of LEX_CLASSES) {
+    for (const word of LEXICON_DATA[cls].split(/[|\n]/)) if (word !== '') lex.set(word, cls);
+  }
+  lexicon = { first: toSet(SUPPLEMENT_FIRST), last: toSet(SUPPLEMENT_LAST), ambig: toSet(AMBIGUOUS), lex };
+  return lexicon;
 }
 
 /** Class of one lower-cased word. */
 export function classifyWord(lower: string): NameClass {
+  const { first: FIRST, last: LAST, ambig: AMBIG, lex: LEX } = lexicon ?? loadNameLexicon();
   if (AMBIG.has(lower)) return 'ambiguous';
   const cls = LEX.get(lower);
   const named = cls === 'F' || cls === 'L';
@@ -98,5 +114,5 @@ export function classifyWord(lower: string): NameClass {
 
 /** A multi-word lexicon entry tagged as a person (`bill gates`, `theresa may`). */
 export function isKnownPerson(lowerPhrase: string): boolean {
-  return LEX.get(lowerPhrase) === 'P';
+  return (lexicon ?? loadNameLexicon()).lex.get(lowerPhrase) === 'P';
 }

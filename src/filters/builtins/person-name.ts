@@ -1,7 +1,7 @@
 import { createRequire } from 'node:module';
 import type { Filter, FilterMatch } from '../types.js';
 import { BUILTIN_LABELS } from '../labels.js';
-import { classifyWord, isKnownPerson, type NameClass } from './name-lexicon.js';
+import { classifyWord, isKnownPerson, loadNameLexicon, type NameClass } from './name-lexicon.js';
 
 /**
  * Person names. Full NLP over every prompt is far too slow for the request path (compromise
@@ -240,6 +240,15 @@ function decideRun(text: string, run: RunOf, out: FilterMatch[], budget: { nlp: 
 export const personNameFilter: Filter = {
   id: 'person-name',
   label: LABEL,
+  /**
+   * No gate (a name has no fixed marker). Compiling a filter set reads every filter's gate once,
+   * so this is where the word tables are built: when a guardrail with this filter is written or
+   * loaded, never on a call.
+   */
+  get gate(): string | undefined {
+    loadNameLexicon();
+    return undefined;
+  },
   find(text: string): FilterMatch[] {
     const tokens = TOKENS;
     let count = 0;

@@ -25,8 +25,13 @@ export interface CheckpointerOptions {
   minGapMs?: number;
   /** A fully checkpointed WAL of at least this many frames is reset by the worker (default 2048, ~8 MB). */
   truncateFrames?: number;
-  /** The worker is started this long after opening (default 500 ms), so short-lived processes (the CLI) never start it. */
-  startDelayMs?: number;
+  /**
+   * When the worker starts: this many ms after opening, or (the default, `'first-commit'`) at the
+   * first ledger batch commit (`afterCommit`), the first write that makes checkpoints due. A
+   * worker is a second V8 isolate with its own connection: a server that records no calls, and a
+   * short-lived process (the CLI), never pays for it. Until it is ready SQLite checkpoints itself.
+   */
+  startDelayMs?: number | 'first-commit';
   /** `journal_size_limit` of the worker's connection (the main connection sets its own). */
   journalSizeLimit?: number;
   /** How many times a worker that died is started again before checkpoints go back to the main thread (default 3). */
@@ -182,13 +187,18 @@ export function startCheckpointer(
     });
   };
 
-  const delay = options.startDelayMs ?? 500;
-  const startTimer = delay > 0 ? setTimeout(spawn, delay).unref() : null;
-  if (startTimer === null) spawn();
+  const delay = options.startDelayMs ?? 'first-commit';
+  const startTimer = typeof delay === 'number' && delay > 0 ? setTimeout(spawn, delay).unref() : null;
+  if (delay === 0) spawn();
+  let spawnOnCommit = delay === 'first-commit';
 
   const checkpointer: Checkpointer = {
     stats: () => ({ checkpoints, restarts, running: ready && !closing, last }),
     afterCommit() {
+      if (spawnOnCommit) {
+        spawnOnCommit = false;
+        spawn();
+      }
       if (!ready || worker === null) return;
       const now = performance.now();
       if (now - lastNudge < minGapMs) return;
@@ -197,6 +207,7 @@ export function startCheckpointer(
     },
     startNow() {
       if (startTimer !== null) clearTimeout(startTimer);
+      spawnOnCommit = false;
       spawn();
       if (ready) return Promise.resolve();
       if (worker === null) return Promise.reject(notRunning());

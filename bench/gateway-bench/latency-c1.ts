@@ -1,0 +1,176 @@
+/**
+ * Sequential (c=1) latency added by Switchyard over the bare proxy, against the same fake upstream.
+ * Each target is a process of its own (as in the peer benchmark's probe, unpinned unless `--cores`):
+ * the bare proxy, this build's Switchyard (full policy), and with `--base DIR` a second Switchyard
+ * built in DIR (DIR/dist/…), so a change is compared with its baseline in one run. Rounds alternate
+ * the targets (the starting one rotating); each round times `--per-round` sequential JSON calls and
+ * streamed calls per target with hrtime (whole JSON answer; streamed: the first body chunk).
+ * Prints p50/p99 per target over all rounds, the median of the per-round p50s, and the difference
+ * to the bare proxy.
+ *   node dist/bench/gateway-bench/latency-c1.js [--rounds 6] [--per-round 300] [--base /work/wt/base26]
+ */
+import { mkdtempSync, mkdirSync } from 'node:fs';
+import { Agent, request } from 'node:http';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { spawnChild, type BenchChild } from './child.js';
+import { requestBody } from './payloads.js';
+import { median, percentile, Samples } from './stats.js';
+import { startSwitchyard } from './switchyard-target.js';
+
+const { values } = parseArgs({
+  options: {
+    rounds: { type: 'string', default: '6' },
+    'per-round': { type: 'string', default: '300' },
+    base: { type: 'string' },
+    cores: { type: 'string' },
+    'log-level': { type: 'string', default: 'info' },
+  },
+});
+const rounds = Number(values.rounds);
+const perRound = Number(values['per-round']);
+const cores = values.cores ?? null;
+const here = dirname(fileURLToPath(import.meta.url));
+const say = (msg: string) => process.stderr.write(`${msg}\n`);
+
+interface Target {
+  name: string;
+  port: number;
+  path: string;
+  headers: Record<string, string>;
+  child: BenchChild;
+  json: Samples;
+  first: Samples;
+  jsonRoundP50: number[];
+  firstRoundP50: number[];
+}
+
+/** One call: ms to the whole answer, and to the first body chunk. */
+function once(agent: Agent, target: Target, body: string): Promise<{ first: number; total: number }> {
+  return new Promise((resolve, reject) => {
+    const start = process.hrtime.bigint();
+    const ms = () => Number(process.hrtime.bigint() - start) / 1e6;
+    const req = request(
+      {
+        agent,
+        host: '127.0.0.1',
+        port: target.port,
+        path: target.path,
+        method: 'POST',
+        headers: { ...target.headers, 'content-length': Buffer.byteLength(body) },
+      },
+      (res) => {
+        let first = -1;
+        res.on('data', () => {
+          if (first < 0) first = ms();
+        });
+        res.on('end', () => {
+          if ((res.statusCode ?? 0) >= 300) reject(new Error(`${target.name}: status ${String(res.statusCode)}`));
+          else resolve({ first, total: ms() });
+        });
+        res.on('error', reject);
+      },
+    );
+    req.on('error', reject);
+    req.end(body);
+  });
+}
+
+const dir = mkdtempSync(join(tmpdir(), 'switchyard-latency-'));
+const children: BenchChild[] = [];
+const jsonBody = requestBody(false);
+const streamBody = requestBody(true);
+try {
+  const upstream = await spawnChild({
+    name: 'upstream',
+    args: [join(here, 'servers', 'upstream.js')],
+    cores,
+    logFile: join(dir, 'upstream.log'),
+  });
+  children.push(upstream);
+  const origin = `http://127.0.0.1:${upstream.port}`;
+  const targets: Target[] = [];
+  const add = (name: string, child: BenchChild, path: string, auth: string) => {
+    children.push(child);
+    targets.push({
+      name,
+      port: child.port,
+      path,
+      headers: { authorization: `Bearer ${auth}`, 'content-type': 'application/json' },
+      child,
+      json: new Samples(),
+      first: new Samples(),
+      jsonRoundP50: [],
+      firstRoundP50: [],
+    });
+  };
+  const bare = await spawnChild({
+    name: 'bare',
+    args: [join(here, 'servers', 'bare-proxy.js'), origin],
+    cores,
+    logFile: join(dir, 'bare.log'),
+  });
+  add('bare', bare, '/v1/chat/completions', 'sk-bench-upstream-key-0000000001');
+  const builds: [string, string][] = [['this build', join(here, 'servers', 'switchyard.js')]];
+  if (values.base !== undefined)
+    builds.push(['base', join(values.base, 'dist', 'bench', 'gateway-bench', 'servers', 'switchyard.js')]);
+  for (const [name, script] of builds) {
+    const own = join(dir, name.replace(/\W+/g, '-'));
+    mkdirSync(own);
+    const sy = await startSwitchyard({
+      dir: own,
+      upstreamOrigin: origin,
+      cores,
+      script,
+      logLevel: values['log-level'] ?? 'info',
+    });
+    add(name, sy.child, '/api/v1/chat/completions', sy.apiKey);
+  }
+  const agents = new Map(targets.map((t) => [t, new Agent({ keepAlive: true, maxSockets: 1 })]));
+  for (const t of targets) {
+    const agent = agents.get(t) as Agent;
+    for (let i = 0; i < 100; i++) {
+      await once(agent, t, jsonBody);
+      await once(agent, t, streamBody);
+    }
+  }
+  for (let r = 0; r < rounds; r++) {
+    for (let k = 0; k < targets.length; k++) {
+      const t = targets[(r + k) % targets.length] as Target;
+      const agent = agents.get(t) as Agent;
+      const json = new Samples();
+      const first = new Samples();
+      for (let i = 0; i < perRound; i++) {
+        const j = (await once(agent, t, jsonBody)).total;
+        const f = (await once(agent, t, streamBody)).first;
+        json.push(j);
+        first.push(f);
+        t.json.push(j);
+        t.first.push(f);
+      }
+      t.jsonRoundP50.push(percentile(json.sorted(), 50));
+      t.firstRoundP50.push(percentile(first.sorted(), 50));
+    }
+  }
+  for (const agent of agents.values()) agent.destroy();
+  const ms = (v: number) => v.toFixed(3);
+  const ref = targets[0] as Target;
+  const refJson = percentile(ref.json.sorted(), 50);
+  const refFirst = percentile(ref.first.sorted(), 50);
+  say(`c=1, ${rounds} rounds × ${perRound} JSON + ${perRound} streamed calls per target, ms`);
+  say('target        JSON p50  p99     +bare  [round p50s]            first chunk p50  p99     +bare  [round p50s]');
+  for (const t of targets) {
+    const j = t.json.sorted();
+    const f = t.first.sorted();
+    const jp50 = percentile(j, 50);
+    const fp50 = percentile(f, 50);
+    say(
+      `${t.name.padEnd(12)}  ${ms(jp50)}  ${ms(percentile(j, 99))}  +${ms(jp50 - refJson)}  [${t.jsonRoundP50.map(ms).join(' ')}; median ${ms(median(t.jsonRoundP50))}]` +
+        `   ${ms(fp50)}  ${ms(percentile(f, 99))}  +${ms(fp50 - refFirst)}  [${t.firstRoundP50.map(ms).join(' ')}; median ${ms(median(t.firstRoundP50))}]`,
+    );
+  }
+} finally {
+  for (const child of children.reverse()) await child.stop().catch(() => undefined);
+}
