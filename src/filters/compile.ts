@@ -71,6 +71,7 @@ export function compileFilterSet(input: {
     const injection = b.slug === 'regex-prompt-injection';
     const scope = injection ? (b.scan_scope ?? 'all_messages') : 'all_messages';
     const filter = builtinFilter(b.slug);
+    filter.prepare?.();
     filters.push({
       key: injection ? `builtin:${b.slug}:${scope}` : `builtin:${b.slug}`,
       name: b.slug,

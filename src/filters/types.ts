@@ -48,6 +48,11 @@ export interface Filter {
    * `find` finds anything: lets `scan` rule this filter out together with the others in one pass.
    */
   gate?: string;
+  /**
+   * Builds what `find` needs (tables, word lists) once, when a filter set holding this filter is
+   * compiled: never on a call, and never in a process whose guardrails do not use the filter.
+   */
+  prepare?(): void;
 }
 
 /** One filter of a compiled set, with its action and the roles it applies to. */

@@ -240,15 +240,7 @@ function decideRun(text: string, run: RunOf, out: FilterMatch[], budget: { nlp: 
 export const personNameFilter: Filter = {
   id: 'person-name',
   label: LABEL,
-  /**
-   * No gate (a name has no fixed marker). Compiling a filter set reads every filter's gate once,
-   * so this is where the word tables are built: when a guardrail with this filter is written or
-   * loaded, never on a call.
-   */
-  get gate(): string | undefined {
-    loadNameLexicon();
-    return undefined;
-  },
+  prepare: loadNameLexicon,
   find(text: string): FilterMatch[] {
     const tokens = TOKENS;
     let count = 0;
