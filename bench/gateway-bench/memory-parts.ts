@@ -73,7 +73,9 @@ try {
     }),
   });
   await new Promise((resolve) => setTimeout(resolve, 2000));
-  measure('server started, idle 2 s (SQLite, ledger journal; routes compiled on first use, no checkpoint worker before a call)');
+  measure(
+    'server started, idle 2 s (SQLite, ledger journal; routes compiled on first use, no checkpoint worker before a call)',
+  );
   await server.close();
 } finally {
   rmSync(dir, { recursive: true, force: true });
