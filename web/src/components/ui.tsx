@@ -140,6 +140,18 @@ export function Truncated({ text, class: cls }: { text: string; class?: string }
   );
 }
 
+/**
+ * A table's horizontally scrolling box. It is a named, focusable region so that a keyboard user
+ * can scroll a table wider than the window even when no cell holds a link (e.g. while names load).
+ */
+export function TableWrap({ label, children }: { label: string; children: ComponentChildren }) {
+  return (
+    <div class="table-wrap" role="region" aria-label={label} tabIndex={0}>
+      {children}
+    </div>
+  );
+}
+
 /** A status banner after a change succeeded ("Saved …"); nothing when there is no message. */
 export function Notice({ text }: { text: string | null }) {
   if (text === null) return null;

@@ -4,7 +4,7 @@ import { listKeys, listModels, listProviders, listWorkspaces } from '../api/reso
 import { useLoad } from '../components/hooks.js';
 import { CursorPager, useCursorTrail } from '../components/CursorPager.js';
 import { ms, num, usd, when } from '../components/format.js';
-import { Badge, LoadStatus } from '../components/ui.js';
+import { Badge, LoadStatus, TableWrap } from '../components/ui.js';
 import { href, navigate, type Route } from '../router.js';
 import { GenerationDetail } from './GenerationDetail.js';
 import { ActivityExport } from './ActivityExport.js';
@@ -159,7 +159,7 @@ export function Activity({ route }: { route: Route }) {
       </form>
       <LoadStatus state={page} what="generations" />
       <LoadStatus state={pickers} what="the filters' choices" />
-      <div class="table-wrap">
+      <TableWrap label="Generations">
         <table aria-describedby="activity-hint">
           <thead>
             <tr>
@@ -225,7 +225,7 @@ export function Activity({ route }: { route: Route }) {
             ))}
           </tbody>
         </table>
-      </div>
+      </TableWrap>
       <p id="activity-hint" class="muted small">
         Select a time to open the generation. Prompt and completion text is never stored or shown.
       </p>

@@ -5,7 +5,7 @@ import type { AuditRecord } from '../api/types.js';
 import { useLoad } from '../components/hooks.js';
 import { CursorPager, useCursorTrail } from '../components/CursorPager.js';
 import { when } from '../components/format.js';
-import { LoadStatus, Truncated } from '../components/ui.js';
+import { LoadStatus, TableWrap, Truncated } from '../components/ui.js';
 import { navigate, type Route } from '../router.js';
 
 const FILTERS = ['actor', 'action', 'target_type', 'target_id', 'since', 'until'] as const;
@@ -154,7 +154,7 @@ export function AuditLog({ route }: { route: Route }) {
         </a>
       </form>
       <LoadStatus state={page} what="the audit log" />
-      <div class="table-wrap">
+      <TableWrap label="Management changes">
         <table>
           <caption class="skip">Management changes, newest first</caption>
           <thead>
@@ -185,7 +185,7 @@ export function AuditLog({ route }: { route: Route }) {
             ))}
           </tbody>
         </table>
-      </div>
+      </TableWrap>
       {page.data !== null && page.data.data.length === 0 ? <p>No change matches these filters.</p> : null}
       <CursorPager trail={trail} next={page.data === null ? undefined : page.data.next_cursor} />
     </section>

@@ -4,7 +4,7 @@ import { listGuardrails, listKeys, listMembers, listModels, listProviders, listW
 import type { Guardrail } from '../api/types.js';
 import { flashNext, useAction, useFlash, useLoad } from '../components/hooks.js';
 import { usd, when } from '../components/format.js';
-import { ErrorBox, LoadStatus, Modal, Truncated } from '../components/ui.js';
+import { ErrorBox, LoadStatus, Modal, TableWrap, Truncated } from '../components/ui.js';
 import { href, navigate, type Route } from '../router.js';
 import { GuardrailAssignments } from './GuardrailAssignments.js';
 import { GuardrailForm } from './GuardrailForm.js';
@@ -135,7 +135,7 @@ export function Guardrails({ route }: { route: Route }) {
         </a>
       </p>
       <LoadStatus state={list} what="guardrails" />
-      <div class="table-wrap">
+      <TableWrap label="List of guardrails">
         <table>
           <thead>
             <tr>
@@ -170,7 +170,7 @@ export function Guardrails({ route }: { route: Route }) {
             ))}
           </tbody>
         </table>
-      </div>
+      </TableWrap>
       {list.data?.length === 0 ? <p class="muted">No guardrail yet.</p> : null}
     </section>
   );

@@ -4,7 +4,17 @@ import { listGuardrails, listKeys, listMembers, listWorkspaces, memberName } fro
 import type { Created, Key } from '../api/types.js';
 import { useAction, useLoad } from '../components/hooks.js';
 import { usd, when } from '../components/format.js';
-import { Badge, ErrorBox, LoadStatus, Meter, Modal, TokenReveal, Truncated, Notice } from '../components/ui.js';
+import {
+  Badge,
+  ErrorBox,
+  LoadStatus,
+  Meter,
+  Modal,
+  Notice,
+  TableWrap,
+  TokenReveal,
+  Truncated,
+} from '../components/ui.js';
 import { href, navigate, type Route } from '../router.js';
 import { KeyCreate } from './KeyCreate.js';
 import { KeyEdit } from './KeyEdit.js';
@@ -125,7 +135,7 @@ export function Keys({ route }: { route: Route }) {
           Create key
         </button>
       </div>
-      <div class="table-wrap">
+      <TableWrap label="List of API keys">
         <table>
           <caption class="skip">API keys of the workspace</caption>
           <thead>
@@ -202,7 +212,7 @@ export function Keys({ route }: { route: Route }) {
             ))}
           </tbody>
         </table>
-      </div>
+      </TableWrap>
       {keys.data !== null && shown.length === 0 ? <p class="muted">No keys match.</p> : null}
 
       <Modal title="Create an API key" open={dialog.kind === 'create'} onClose={() => setDialog({ kind: 'none' })}>

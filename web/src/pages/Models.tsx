@@ -4,7 +4,7 @@ import { get } from '../api/client.js';
 import { listModels, listProviders } from '../api/resources.js';
 import { useLoad } from '../components/hooks.js';
 import { ms, num, pct } from '../components/format.js';
-import { Badge, LoadStatus } from '../components/ui.js';
+import { Badge, LoadStatus, TableWrap } from '../components/ui.js';
 
 /** Price per token (a decimal string) → USD per million tokens. */
 function perMillion(v: string | number | undefined): string {
@@ -81,7 +81,7 @@ export function Models() {
       <LoadStatus state={catalog} what="the catalog" />
       <h2>Endpoints and their health</h2>
       <LoadStatus state={health} what="endpoint health" />
-      <div class="table-wrap">
+      <TableWrap label="Endpoints and their health">
         <table>
           <thead>
             <tr>
@@ -135,9 +135,9 @@ export function Models() {
             ))}
           </tbody>
         </table>
-      </div>
+      </TableWrap>
       <h2>Model catalog</h2>
-      <div class="table-wrap">
+      <TableWrap label="Model catalog">
         <table>
           <thead>
             <tr>
@@ -172,7 +172,7 @@ export function Models() {
             ))}
           </tbody>
         </table>
-      </div>
+      </TableWrap>
       <h2>Providers</h2>
       <ul>
         {(catalog.data?.providers ?? []).map((p) => (

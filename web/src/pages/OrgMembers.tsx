@@ -2,7 +2,7 @@ import { patch } from '../api/client.js';
 import { memberName } from '../api/resources.js';
 import type { Member } from '../api/types.js';
 import { useAction } from '../components/hooks.js';
-import { ErrorBox } from '../components/ui.js';
+import { ErrorBox, TableWrap } from '../components/ui.js';
 
 const ORG_ROLES = ['org:owner', 'org:admin', 'org:member'] as const;
 
@@ -19,7 +19,7 @@ export function OrgMembers({ members, onSaved }: { members: Member[]; onSaved: (
   return (
     <>
       <ErrorBox error={action.error} />
-      <div class="table-wrap">
+      <TableWrap label="List of members">
         <table>
           <thead>
             <tr>
@@ -59,7 +59,7 @@ export function OrgMembers({ members, onSaved }: { members: Member[]; onSaved: (
             ))}
           </tbody>
         </table>
-      </div>
+      </TableWrap>
     </>
   );
 }

@@ -3,7 +3,7 @@ import { limits, usage, type GroupBy, type Usage, type UsageRange } from '../api
 import { Chart, type ChartSeries } from '../components/Chart.js';
 import { useLoad } from '../components/hooks.js';
 import { num, pct, usd } from '../components/format.js';
-import { LoadStatus, Meter } from '../components/ui.js';
+import { LoadStatus, Meter, TableWrap } from '../components/ui.js';
 import { href } from '../router.js';
 
 const GROUPS: { value: GroupBy; label: string }[] = [
@@ -99,7 +99,7 @@ export function Overview() {
           </div>
           <Chart title="Error rate" buckets={u.data.buckets} series={charts.errorRate} format={fmtPct} />
           <h2>Breakdown by {GROUPS.find((g) => g.value === groupBy)?.label.toLowerCase()}</h2>
-          <div class="table-wrap">
+          <TableWrap label="Breakdown">
             <table>
               <thead>
                 <tr>
@@ -134,7 +134,7 @@ export function Overview() {
                 })}
               </tbody>
             </table>
-          </div>
+          </TableWrap>
         </>
       )}
       <h2>Closest to their limits</h2>

@@ -4,7 +4,7 @@ import { listMembers, listModels, listWorkspaces, memberName } from '../api/reso
 import type { Member, Model, Page, Preset, PresetVersion, PresetWithVersion } from '../api/types.js';
 import { flashNext, useAction, useFlash, useLoad } from '../components/hooks.js';
 import { when } from '../components/format.js';
-import { Badge, ErrorBox, LoadStatus, Modal, Truncated, Notice } from '../components/ui.js';
+import { Badge, ErrorBox, LoadStatus, Modal, Notice, TableWrap, Truncated } from '../components/ui.js';
 import { href, navigate, type Route } from '../router.js';
 import { PresetPlayground } from './PresetPlayground.js';
 import { Diff, versionText } from './PresetDiff.js';
@@ -106,7 +106,7 @@ function PresetDetail({ slug, workspaceId }: { slug: string; workspaceId: string
         </div>
       )}
       <h2>Version history</h2>
-      <div class="table-wrap">
+      <TableWrap label="Version history">
         <table>
           <thead>
             <tr>
@@ -139,7 +139,7 @@ function PresetDetail({ slug, workspaceId }: { slug: string; workspaceId: string
             ))}
           </tbody>
         </table>
-      </div>
+      </TableWrap>
       <h2>Compare versions</h2>
       <div class="row">
         {(['from', 'to'] as const).map((side) => (
@@ -263,7 +263,7 @@ export function Presets({ route }: { route: Route }) {
           />
         </Modal>
       )}
-      <div class="table-wrap">
+      <TableWrap label="List of presets">
         <table>
           <thead>
             <tr>
@@ -289,7 +289,7 @@ export function Presets({ route }: { route: Route }) {
             ))}
           </tbody>
         </table>
-      </div>
+      </TableWrap>
       {list.data?.data.length === 0 ? <p class="muted">No preset in this workspace.</p> : null}
     </section>
   );

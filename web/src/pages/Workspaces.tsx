@@ -4,7 +4,7 @@ import { listMembers, listWorkspaces } from '../api/resources.js';
 import type { Workspace } from '../api/types.js';
 import { flashNext, useAction, useFlash, useLoad } from '../components/hooks.js';
 import { when } from '../components/format.js';
-import { ErrorBox, LoadStatus, Modal, Truncated, fieldError, Notice, TextField } from '../components/ui.js';
+import { ErrorBox, fieldError, LoadStatus, Modal, Notice, TableWrap, TextField, Truncated } from '../components/ui.js';
 import { href, navigate, type Route } from '../router.js';
 import { WorkspaceMembers } from './WorkspaceMembers.js';
 import { OrgMembers } from './OrgMembers.js';
@@ -150,7 +150,7 @@ export function Workspaces({ route }: { route: Route }) {
           }}
         />
       </div>
-      <div class="table-wrap">
+      <TableWrap label="List of workspaces">
         <table>
           <thead>
             <tr>
@@ -177,7 +177,7 @@ export function Workspaces({ route }: { route: Route }) {
             ))}
           </tbody>
         </table>
-      </div>
+      </TableWrap>
       {selected === null ? (
         <p class="muted">Select a workspace to edit it and manage its members.</p>
       ) : (
