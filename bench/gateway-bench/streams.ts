@@ -85,7 +85,7 @@ async function measure(
 ): Promise<StreamStats> {
   const agent = new Agent({ keepAlive: true, maxSockets: concurrency });
   const stats: StreamStats = { streams: 0, failures: 0, firstChunk: new Samples(), gaps: new Samples(), stalls: 0 };
-  const body = requestBody(true, { bench_chunk_interval_ms: INTERVAL_MS, bench_stream_events: CONTENT_EVENTS });
+  const body = requestBody(true, { user: `bench-pace:${INTERVAL_MS}:${CONTENT_EVENTS}` });
   const begin = performance.now();
   const recordFrom = begin + warmupS * 1000;
   const until = recordFrom + seconds * 1000;

@@ -4,8 +4,9 @@
  * SSE stream, each event its own write; POST …/messages answers the same text as an Anthropic
  * message, or its 23-event stream; POST …:generateContent / :streamGenerateContent the same as
  * Gemini's answer or its 17-event stream; POST …/responses as a Responses object or its 25-event
- * stream. Body fields `bench_chunk_interval_ms` and
- * `bench_stream_events` pace and lengthen the stream (used only by the concurrent-stream test). Prints nothing; reports its port over IPC.
+ * stream. A `user` of `bench-pace:<ms>:<events>` paces and lengthens the stream (used only by the
+ * concurrent-stream test; `user` is a field every gateway passes upstream, unlike a made-up one).
+ * Prints nothing; reports its port over IPC.
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { reportReady } from '../child.js';
@@ -37,9 +38,8 @@ function wanted(raw: string): Wanted {
     const body: unknown = JSON.parse(raw);
     if (typeof body !== 'object' || body === null) return { stream: false, intervalMs: 0, events: 0 };
     const o = body as Record<string, unknown>;
-    const interval = typeof o.bench_chunk_interval_ms === 'number' ? o.bench_chunk_interval_ms : 0;
-    const events = typeof o.bench_stream_events === 'number' ? o.bench_stream_events : 0;
-    return { stream: o.stream === true, intervalMs: interval, events };
+    const pace = typeof o.user === 'string' ? /^bench-pace:(\d+):(\d+)$/.exec(o.user) : null;
+    return { stream: o.stream === true, intervalMs: Number(pace?.[1] ?? 0), events: Number(pace?.[2] ?? 0) };
   } catch {
     return { stream: false, intervalMs: 0, events: 0 };
   }
