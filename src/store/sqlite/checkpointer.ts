@@ -189,7 +189,7 @@ export function startCheckpointer(
 
   const delay = options.startDelayMs ?? 'first-commit';
   const startTimer = typeof delay === 'number' && delay > 0 ? setTimeout(spawn, delay).unref() : null;
-  if (delay === 0) spawn();
+  if (typeof delay === 'number' && delay <= 0) spawn();
   let spawnOnCommit = delay === 'first-commit';
 
   const checkpointer: Checkpointer = {
