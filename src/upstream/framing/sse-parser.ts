@@ -127,7 +127,7 @@ export class SseParser {
     for (let i = text.indexOf('\n'); i !== -1; i = text.indexOf('\n', start)) {
       if (this.pending.length === 0 && text.startsWith('data:', start)) {
         // The usual line, a whole `data:` line in this chunk: its value is sliced once.
-        const from = text.charCodeAt(start + 5) === 32 && start + 5 < i ? start + 6 : start + 5;
+        const from = dataValueStart(text, start, i);
         start = i + 1;
         this.addData(text.slice(from, i));
         continue;
@@ -180,7 +180,7 @@ export class SseParser {
       return;
     }
     if (line.startsWith('data:')) {
-      this.addData(line.charCodeAt(5) === 32 ? line.slice(6) : line.slice(5));
+      this.addData(line.slice(dataValueStart(line, 0, line.length)));
       return;
     }
     const colon = line.indexOf(':');
@@ -251,4 +251,10 @@ export async function* parseSse(
     for (const event of parser.push(chunk)) yield event;
   }
   for (const event of parser.end()) yield event;
+}
+
+/** Where the value of the `data:` line `text[lineStart, lineEnd)` starts: after one optional space. */
+function dataValueStart(text: string, lineStart: number, lineEnd: number): number {
+  const afterColon = lineStart + 5;
+  return afterColon < lineEnd && text.charCodeAt(afterColon) === 32 ? afterColon + 1 : afterColon;
 }
