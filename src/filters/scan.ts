@@ -85,7 +85,7 @@ export function scan(set: CompiledFilterSet, segments: TextSegment[], options: S
         for (const m of found) matches.push(m);
       }
     }
-    if (matches === null || matches.length === 0) return segment;
+    if (matches === null) return segment; // made only when a redacting filter found something
     const spans = mergeSpans(matches);
     redactions += spans.length;
     return { role: segment.role, text: applySpans(segment.text, spans) };

@@ -33,17 +33,25 @@ function isSpace(c: number): boolean {
   return c === 32 || c === 10 || c === 13 || c === 9;
 }
 
-/** Every match of a global JS regex as `[start, end)` (regex must be linear-time: see callers). */
-export function jsSpans(re: RegExp, text: string): Array<[number, number]> {
-  const spans: Array<[number, number]> = [];
+/**
+ * Calls `visit` with `[start, end)` of every non-empty match of a global JS regex, in order,
+ * without building a list (regex must be linear-time: see callers).
+ */
+export function eachSpan(re: RegExp, text: string, visit: (start: number, end: number) => void): void {
   re.lastIndex = 0;
   for (let m = re.exec(text); m !== null; m = re.exec(text)) {
     if (m[0].length === 0) {
       re.lastIndex++;
       continue;
     }
-    spans.push([m.index, m.index + m[0].length]);
+    visit(m.index, m.index + m[0].length);
   }
   re.lastIndex = 0;
+}
+
+/** Every match of a global JS regex as `[start, end)` (regex must be linear-time: see callers). */
+export function jsSpans(re: RegExp, text: string): Array<[number, number]> {
+  const spans: Array<[number, number]> = [];
+  eachSpan(re, text, (start, end) => spans.push([start, end]));
   return spans;
 }

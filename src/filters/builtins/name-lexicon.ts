@@ -92,7 +92,7 @@ export function loadNameLexicon(): Lexicon {
 
 /** Class of one lower-cased word. */
 export function classifyWord(lower: string): NameClass {
-  const { first: FIRST, last: LAST, ambig: AMBIG, lex: LEX } = lexicon ?? loadNameLexicon();
+  const { first: FIRST, last: LAST, ambig: AMBIG, lex: LEX } = loadNameLexicon();
   if (AMBIG.has(lower)) return 'ambiguous';
   const cls = LEX.get(lower);
   const named = cls === 'F' || cls === 'L';
@@ -114,5 +114,5 @@ export function classifyWord(lower: string): NameClass {
 
 /** A multi-word lexicon entry tagged as a person (`bill gates`, `theresa may`). */
 export function isKnownPerson(lowerPhrase: string): boolean {
-  return (lexicon ?? loadNameLexicon()).lex.get(lowerPhrase) === 'P';
+  return loadNameLexicon().lex.get(lowerPhrase) === 'P';
 }

@@ -1,6 +1,7 @@
 import { createRequire } from 'node:module';
 import type { Filter, FilterMatch } from '../types.js';
 import { BUILTIN_LABELS } from '../labels.js';
+import { eachSpan } from '../text-windows.js';
 import { classifyWord, isKnownPerson, loadNameLexicon, type NameClass } from './name-lexicon.js';
 
 /**
@@ -244,10 +245,7 @@ export const personNameFilter: Filter = {
   find(text: string): FilterMatch[] {
     const tokens = TOKENS;
     let count = 0;
-    TOKEN.lastIndex = 0;
-    for (let m = TOKEN.exec(text); m !== null; m = TOKEN.exec(text))
-      toToken(text, m.index, m.index + m[0].length, count++); // never empty: starts with a letter
-    TOKEN.lastIndex = 0;
+    eachSpan(TOKEN, text, (start, end) => toToken(text, start, end, count++));
     const out: FilterMatch[] = [];
     const budget = { nlp: NLP_BUDGET };
     // Runs are index ranges of `tokens`, decided as each one ends (one range object per text).
