@@ -10,13 +10,15 @@
  *   node dist/bench/gateway-bench/latency-c1.js [--rounds 6] [--per-round 300] [--base /work/wt/base26]
  */
 import { mkdtempSync, mkdirSync } from 'node:fs';
-import { Agent, request } from 'node:http';
+import { Agent } from 'node:http';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { spawnChild, type BenchChild } from './child.js';
+import type { Endpoint } from './load.js';
 import { requestBody } from './payloads.js';
+import { once } from './probe.js';
 import { median, percentile, Samples } from './stats.js';
 import { startSwitchyard } from './switchyard-target.js';
 
@@ -37,45 +39,12 @@ const say = (msg: string) => process.stderr.write(`${msg}\n`);
 
 interface Target {
   name: string;
-  port: number;
-  path: string;
-  headers: Record<string, string>;
+  endpoint: Endpoint;
   child: BenchChild;
   json: Samples;
   first: Samples;
   jsonRoundP50: number[];
   firstRoundP50: number[];
-}
-
-/** One call: ms to the whole answer, and to the first body chunk. */
-function once(agent: Agent, target: Target, body: string): Promise<{ first: number; total: number }> {
-  return new Promise((resolve, reject) => {
-    const start = process.hrtime.bigint();
-    const ms = () => Number(process.hrtime.bigint() - start) / 1e6;
-    const req = request(
-      {
-        agent,
-        host: '127.0.0.1',
-        port: target.port,
-        path: target.path,
-        method: 'POST',
-        headers: { ...target.headers, 'content-length': Buffer.byteLength(body) },
-      },
-      (res) => {
-        let first = -1;
-        res.on('data', () => {
-          if (first < 0) first = ms();
-        });
-        res.on('end', () => {
-          if ((res.statusCode ?? 0) >= 300) reject(new Error(`${target.name}: status ${String(res.statusCode)}`));
-          else resolve({ first, total: ms() });
-        });
-        res.on('error', reject);
-      },
-    );
-    req.on('error', reject);
-    req.end(body);
-  });
 }
 
 const dir = mkdtempSync(join(tmpdir(), 'switchyard-latency-'));
@@ -96,9 +65,7 @@ try {
     children.push(child);
     targets.push({
       name,
-      port: child.port,
-      path,
-      headers: { authorization: `Bearer ${auth}`, 'content-type': 'application/json' },
+      endpoint: { url: `http://127.0.0.1:${child.port}${path}`, headers: { authorization: `Bearer ${auth}` } },
       child,
       json: new Samples(),
       first: new Samples(),
@@ -132,8 +99,8 @@ try {
   for (const t of targets) {
     const agent = agents.get(t) as Agent;
     for (let i = 0; i < 100; i++) {
-      await once(agent, t, jsonBody);
-      await once(agent, t, streamBody);
+      await once(agent, t.endpoint, jsonBody);
+      await once(agent, t.endpoint, streamBody);
     }
   }
   for (let r = 0; r < rounds; r++) {
@@ -143,8 +110,8 @@ try {
       const json = new Samples();
       const first = new Samples();
       for (let i = 0; i < perRound; i++) {
-        const j = (await once(agent, t, jsonBody)).total;
-        const f = (await once(agent, t, streamBody)).first;
+        const j = (await once(agent, t.endpoint, jsonBody)).total;
+        const f = (await once(agent, t.endpoint, streamBody)).firstChunk;
         json.push(j);
         first.push(f);
         t.json.push(j);

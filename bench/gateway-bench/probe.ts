@@ -17,13 +17,15 @@ export interface ProbeResult {
   cpuUsPerPair: number;
 }
 
-interface Timing {
+/** One sequential call's ms from the send: to the response headers, the first body chunk, the end. */
+export interface Timing {
   headers: number;
   firstChunk: number;
   total: number;
 }
 
-function once(agent: Agent, endpoint: Endpoint, body: string): Promise<Timing> {
+/** POSTs `body` once (JSON) and times it; rejects on a status of 300 or more. */
+export function once(agent: Agent, endpoint: Endpoint, body: string): Promise<Timing> {
   const url = new URL(endpoint.url);
   return new Promise((resolve, reject) => {
     const start = process.hrtime.bigint();
