@@ -2,11 +2,12 @@
  * The per-call objects of the model-call edge, each against what it replaced, in one run:
  * the request's logger (a pino child per request vs one made on first use) and the call's abort
  * signal with its 'close' listener (an `EventTarget` and a `once` closure vs the plain signal and
- * one shared listener). Prints ns and bytes per call for each (bytes from the heap growth with
+ * one shared listener), the token's digest (a `Hash` object per call vs the one-shot `hash`). Prints ns and bytes per call for each (bytes from the heap growth with
  * the collector's young space large enough to hold a batch; run with --expose-gc).
  *
  *   node --expose-gc dist/bench/request-edge-bench.js [--calls 200000]
  */
+import { createHash } from 'node:crypto';
 import { EventEmitter } from 'node:events';
 import { Writable } from 'node:stream';
 import { parseArgs } from 'node:util';
@@ -14,6 +15,7 @@ import { pino } from 'pino';
 import type { FastifyReply } from 'fastify';
 import { abortOnDisconnect } from '../src/http/client-abort.js';
 import { LazyRequestLogger } from '../src/http/lazy-request-logger.js';
+import { digestToken, generateToken } from '../src/domain/keys/tokens.js';
 
 const { values } = parseArgs({ options: { calls: { type: 'string', default: '200000' } } });
 const calls = Number(values.calls);
@@ -39,6 +41,8 @@ function eventTargetOnDisconnect(raw: EventEmitter & { writableFinished: boolean
 const sink = new Writable({ write: (_c, _e, done) => done() });
 const logger = pino({ level: 'info', redact: ['req.headers.authorization'] }, sink);
 const listener = { handleEvent: (): void => undefined };
+const token = generateToken();
+if (createHash('sha256').update(token, 'utf8').digest('hex') !== digestToken(token)) throw new Error('digests differ');
 
 /** Each call: the objects one request makes, listened to and released as a call does. */
 const cases: Record<string, (i: number) => unknown> = {
@@ -58,6 +62,8 @@ const cases: Record<string, (i: number) => unknown> = {
     signal.removeEventListener('abort', listener);
     return signal;
   },
+  'token digest: createHash (before)': () => createHash('sha256').update(token, 'utf8').digest('hex'),
+  'token digest: one-shot hash (after)': () => digestToken(token),
 };
 
 function measure(run: (i: number) => unknown): { ns: number; bytes: number } {

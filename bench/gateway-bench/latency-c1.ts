@@ -6,8 +6,11 @@
  * the targets (the starting one rotating); each round times `--per-round` sequential JSON calls and
  * streamed calls per target with hrtime (whole JSON answer; streamed: the first body chunk).
  * Prints p50/p99 per target over all rounds, the median of the per-round p50s, and the difference
- * to the bare proxy.
- *   node dist/bench/gateway-bench/latency-c1.js [--rounds 6] [--per-round 300] [--base /work/wt/base26]
+ * to the bare proxy. By default each call is sent as soon as the previous answer ended (what the
+ * peer benchmark's probe does); `--pause MS` (fractions allowed) waits that long before each timed
+ * call, spinning so the client's own wake-up is not timed, so the work a target still does after
+ * its previous answer (its tail) is out of the next call's time.
+ *   node dist/bench/gateway-bench/latency-c1.js [--rounds 6] [--per-round 300] [--base /work/wt/base26] [--pause 2]
  */
 import { mkdtempSync, mkdirSync } from 'node:fs';
 import { Agent } from 'node:http';
@@ -29,8 +32,16 @@ const { values } = parseArgs({
     base: { type: 'string' },
     cores: { type: 'string' },
     'log-level': { type: 'string', default: 'info' },
+    pause: { type: 'string', default: '0' },
   },
 });
+const pauseMs = Number(values.pause);
+/** Spins for `pauseMs`: a timer's wake-up of this process would add its own delay to the call. */
+const pause = () => {
+  if (pauseMs <= 0) return;
+  const until = process.hrtime.bigint() + BigInt(Math.round(pauseMs * 1e6));
+  while (process.hrtime.bigint() < until);
+};
 const rounds = Number(values.rounds);
 const perRound = Number(values['per-round']);
 const cores = values.cores ?? null;
@@ -110,7 +121,9 @@ try {
       const json = new Samples();
       const first = new Samples();
       for (let i = 0; i < perRound; i++) {
+        pause();
         const j = (await once(agent, t.endpoint, jsonBody)).total;
+        pause();
         const f = (await once(agent, t.endpoint, streamBody)).firstChunk;
         json.push(j);
         first.push(f);
@@ -126,7 +139,10 @@ try {
   const ref = targets[0] as Target;
   const refJson = percentile(ref.json.sorted(), 50);
   const refFirst = percentile(ref.first.sorted(), 50);
-  say(`c=1, ${rounds} rounds × ${perRound} JSON + ${perRound} streamed calls per target, ms`);
+  say(
+    `c=1, ${rounds} rounds × ${perRound} JSON + ${perRound} streamed calls per target, ms` +
+      (pauseMs > 0 ? `, ${pauseMs} ms pause before each call` : ', back-to-back'),
+  );
   say('target        JSON p50  p99     +bare  [round p50s]            first chunk p50  p99     +bare  [round p50s]');
   for (const t of targets) {
     const j = t.json.sorted();

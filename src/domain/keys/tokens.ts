@@ -1,4 +1,4 @@
-import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { hash, randomBytes, timingSafeEqual } from 'node:crypto';
 
 export const TOKEN_PREFIX = 'sk-sy-v1-';
 
@@ -7,9 +7,12 @@ export function generateToken(): string {
   return TOKEN_PREFIX + randomBytes(32).toString('hex');
 }
 
-/** SHA-256 of the token, hex. The only form in which a token is ever stored. */
+/**
+ * SHA-256 of the token (UTF-8), hex. The only form in which a token is ever stored. Every
+ * authenticated request computes it: the one-shot `hash` makes no Hash object (a third of the cost).
+ */
 export function digestToken(token: string): string {
-  return createHash('sha256').update(token, 'utf8').digest('hex');
+  return hash('sha256', token, 'hex');
 }
 
 /** Constant-time equality of two hex digests of equal length. */

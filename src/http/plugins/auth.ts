@@ -129,7 +129,9 @@ export function requireKey(scope: FastifyInstance, options: RequireKeyOptions): 
   scope.decorateRequest('principal', null as unknown as KeyRecord);
   scope.decorateRequest('person', null);
   scope.decorateRequest('viaConsole', false);
-  if (permissions !== undefined)
+  // Only a console session brings a person, and a model-call ('api') scope admits none: there the
+  // hook would run on every call and never act.
+  if (permissions !== undefined && sessions !== undefined && level !== 'api')
     // Before validation (the body is parsed by then): a person without the role learns nothing
     // about the route's input rules, and is refused before any handler runs.
     scope.addHook('preValidation', (request: FastifyRequest, _reply: FastifyReply, done: (error?: Error) => void) => {
