@@ -165,4 +165,33 @@ describe('KeyAuthenticator', () => {
     await h.auth.authenticate(tokens[2] ?? '');
     assert.equal(h.reads(), 3, 'the newest stays cached');
   });
+
+  it('authenticateNow decides a cached, trusted key at once and defers everything else to authenticate', async () => {
+    const h = harness();
+    const token = generateToken();
+    const disabled = generateToken();
+    h.put(record(token));
+    h.put(record(disabled, { hash: 'h2', disabled: true }));
+    const first = h.auth.authenticateNow(token);
+    assert.ok(first instanceof Promise, 'not cached yet: the store is read');
+    assert.equal((await first).hash, 'h1');
+    const now = h.auth.authenticateNow(token);
+    assert.ok(!(now instanceof Promise) && !(now instanceof Error), 'cached: the record itself');
+    assert.equal(now.hash, 'h1');
+    assert.equal(h.reads(), 1);
+    await status(h.auth.authenticate(disabled));
+    const refused = h.auth.authenticateNow(disabled);
+    assert.ok(isGatewayError(refused) && refused.status === 401, 'a cached disabled key: the refusal, not thrown');
+    assert.equal(await status(Promise.resolve(h.auth.authenticateNow(generateToken()))), 401, 'an unknown token');
+    h.auth.forget('h1');
+    const again = h.auth.authenticateNow(token);
+    assert.ok(again instanceof Promise, 'after a change for the key: read again');
+    assert.equal(await status(again), 200);
+    h.setState('down');
+    h.advance(5_000);
+    const stale = h.auth.authenticateNow(disabled);
+    assert.ok(stale instanceof Promise, 'stale without a live feed: read again');
+    assert.equal(await status(stale), 401);
+    assert.equal(h.reads(), 5, 'one read per decision not taken from memory');
+  });
 });

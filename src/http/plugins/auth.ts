@@ -142,7 +142,8 @@ export function requireKey(scope: FastifyInstance, options: RequireKeyOptions): 
       authorizePerson(request, request.person, permissions).then(() => done(), done);
     });
   const delayMs = options.refusalDelayMs ?? 0;
-  // Callback style: one promise per request (the authenticator's), not a second for an async hook.
+  // Callback style: no promise of the hook's own (an async hook makes one per request), and none
+  // at all for a cached key (`authenticateNow`).
   scope.addHook('onRequest', (request: FastifyRequest, _reply: FastifyReply, done: (error?: Error) => void) => {
     // An address can be throttled only once the throttle holds one: until then, no address lookup.
     const retryAfter = throttle === undefined || throttle.size() === 0 ? 0 : throttle.retryAfterSeconds(request.ip);
@@ -176,8 +177,7 @@ export function requireKey(scope: FastifyInstance, options: RequireKeyOptions): 
       refuse(error as Error, retryAfter, delayMs, done);
       return;
     }
-    // One closure for both outcomes: the authenticator resolves with a key record (never an
-    // Error) and rejects with an Error.
+    // One closure for both outcomes: a key record (never an Error) or an Error.
     const settle = (outcome: KeyRecord | Error): void => {
       if (outcome instanceof Error) refuse(outcome, retryAfter, delayMs, done);
       else if (!admits(level, outcome.kind))
@@ -187,6 +187,9 @@ export function requireKey(scope: FastifyInstance, options: RequireKeyOptions): 
         done();
       }
     };
-    authenticator.authenticate(token, retryAfter > 0 ? GUARDED : UNGUARDED).then(settle, settle);
+    // A cached key is decided at once (the usual case); otherwise the authenticator's promise.
+    const outcome = authenticator.authenticateNow(token, retryAfter > 0 ? GUARDED : UNGUARDED);
+    if (outcome instanceof Promise) outcome.then(settle, settle);
+    else settle(outcome);
   });
 }
