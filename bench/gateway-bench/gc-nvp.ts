@@ -3,10 +3,13 @@
  * main-thread pause, the helper threads' time (`background.*`), and the bytes scavenges copied
  * within the young generation and promoted to the old one. Load-independent counts for "why does
  * a call cost more at higher concurrency".
- *   node --trace-gc-nvp dist/bench/gateway-bench/inproc.js --modes json --concurrency 64 > gc.log 2> windows.log
- *   (run inproc with BENCH_GC=1: it prints `gc-window <label> from=<ms> to=<ms> calls=<n>` on stderr)
- *   node dist/bench/gateway-bench/gc-nvp.js gc.log windows.log
- * With no windows file, the whole log is one window and `--calls N` divides it.
+ *   BENCH_GC=1 node --trace-gc-nvp --trace-pretenuring dist/bench/gateway-bench/inproc.js \
+ *     --modes json --concurrency 64 --log-level warn > gc.log 2>&1
+ *   node dist/bench/gateway-bench/gc-nvp.js gc.log
+ * With BENCH_GC=1, inproc prints `gc-window <label> from=<ms> to=<ms> calls=<n>` on stderr for
+ * each mode's measured rounds. `--trace-pretenuring` adds the count of allocation sites V8 switched
+ * to allocating in the old generation. Several files are read as one; with no window line, the
+ * whole log is one window and `--calls N` divides it.
  */
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
@@ -70,19 +73,32 @@ export function perCall(label: string, t: GcTally, calls: number): string {
   );
 }
 
+/**
+ * Allocation sites V8 switched to allocating in the old generation (`--trace-pretenuring` lines
+ * ending `=> tenure`, whole log: they carry no time).
+ */
+export function tenureDecisions(text: string): number {
+  let n = 0;
+  for (const line of text.split('\n'))
+    if (line.includes('pretenuring: AllocationSite') && line.endsWith('=> tenure')) n++;
+  return n;
+}
+
+const WINDOW = /gc-window (\S+) from=([\d.]+) to=([\d.]+) calls=(\d+)/;
+
 const isMain = process.argv[1]?.endsWith('gc-nvp.js') === true;
 if (isMain) {
   const { values, positionals } = parseArgs({ allowPositionals: true, options: { calls: { type: 'string' } } });
-  const events = parseNvp(readFileSync(positionals[0] ?? '', 'utf8'));
-  const windowsFile = positionals[1];
-  if (windowsFile === undefined) {
+  // The nvp lines (stdout) and inproc's windows and V8's pretenuring trace (stderr), in one or two files.
+  const text = positionals.map((file) => readFileSync(file, 'utf8')).join('\n');
+  const events = parseNvp(text);
+  if (text.includes('pretenuring: '))
+    process.stdout.write(`allocation sites tenured (whole run): ${tenureDecisions(text)}\n`);
+  const windows = text.split('\n').flatMap((line) => {
+    const m = WINDOW.exec(line);
+    return m === null ? [] : [{ label: m[1] ?? '', from: Number(m[2]), to: Number(m[3]), calls: Number(m[4]) }];
+  });
+  if (windows.length === 0)
     process.stdout.write(`${perCall('whole log', tally(events, 0, Infinity), Number(values.calls ?? 1))}\n`);
-  } else {
-    const WINDOW = /gc-window (\S+) from=([\d.]+) to=([\d.]+) calls=(\d+)/;
-    for (const line of readFileSync(windowsFile, 'utf8').split('\n')) {
-      const m = WINDOW.exec(line);
-      if (m === null) continue;
-      process.stdout.write(`${perCall(m[1] ?? '', tally(events, Number(m[2]), Number(m[3])), Number(m[4]))}\n`);
-    }
-  }
+  for (const w of windows) process.stdout.write(`${perCall(w.label, tally(events, w.from, w.to), w.calls)}\n`);
 }
