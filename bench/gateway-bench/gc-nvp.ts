@@ -3,13 +3,13 @@
  * main-thread pause, the helper threads' time (`background.*`), and the bytes scavenges copied
  * within the young generation and promoted to the old one. Load-independent counts for "why does
  * a call cost more at higher concurrency".
- *   BENCH_GC=1 node --trace-gc-nvp --trace-pretenuring dist/bench/gateway-bench/inproc.js \
- *     --modes json --concurrency 64 --log-level warn > gc.log 2>&1
+ *   BENCH_GC=1 node --trace-gc-nvp --trace-pretenuring --trace-pretenuring-statistics \
+ *     dist/bench/gateway-bench/inproc.js --modes json --concurrency 64 --log-level warn > gc.log 2>&1
  *   node dist/bench/gateway-bench/gc-nvp.js gc.log
  * With BENCH_GC=1, inproc prints `gc-window <label> from=<ms> to=<ms> calls=<n>` on stderr for
- * each mode's measured rounds. `--trace-pretenuring` adds the count of allocation sites V8 switched
- * to allocating in the old generation. Several files are read as one; with no window line, the
- * whole log is one window and `--calls N` divides it.
+ * each mode's measured rounds. The two pretenuring flags (V8 prints its decisions only with both)
+ * add the count of allocation sites V8 switched to allocating in the old generation. Several files
+ * are read as one; with no window line, the whole log is one window and `--calls N` divides it.
  */
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
