@@ -16,14 +16,20 @@ function isNode(value: unknown): value is SampleNode {
   );
 }
 
-export async function startAllocationSampling(): Promise<() => Promise<Map<string, number>>> {
+/**
+ * `survivors`: only objects that outlived a scavenge (collected by a full GC or still alive), i.e.
+ * what a young-generation collection copied and promoted instead of freeing.
+ */
+export async function startAllocationSampling(
+  options: { survivors?: boolean } = {},
+): Promise<() => Promise<Map<string, number>>> {
   const session = new Session();
   session.connect();
   await session.post('HeapProfiler.enable');
   await session.post('HeapProfiler.startSampling', {
     samplingInterval: 4096,
     includeObjectsCollectedByMajorGC: true,
-    includeObjectsCollectedByMinorGC: true,
+    includeObjectsCollectedByMinorGC: options.survivors !== true,
   });
   return async () => {
     const result: unknown = await session.post('HeapProfiler.stopSampling');

@@ -11,6 +11,9 @@
  * Add `--cpu-prof` to node for a profile of exactly this workload. `SWITCHYARD_*` and `OTEL_*`
  * variables of the environment reach the server's config (feature switches: the ledger journal,
  * tracing, the auth throttle, the refusal recorder), except the ones the bench sets itself.
+ * `BENCH_ALLOC=survivors` samples only what outlived a scavenge (what the young generation copied
+ * and promoted). `BENCH_GC=1` with `node --trace-gc-nvp` prints each mode's measured span for gc-nvp.js (GC counts,
+ * pause, helper-thread time and bytes promoted per call).
  */
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -150,10 +153,14 @@ try {
     }[surface];
     return { path: `/api/v1${path}`, payload: surfaceBody(surface, stream) };
   };
+  /** Each call's wall time in ms while BENCH_GC=1 (how long a call's objects stay alive). */
+  const latencies: number[] | null = process.env.BENCH_GC === '1' ? [] : null;
   const one = async (path: string, payload: string): Promise<void> => {
+    const started = latencies === null ? 0 : performance.now();
     const res = await client.request({ method: 'POST', path, headers, body: payload });
     const text = await res.body.text();
     if (res.statusCode !== 200) throw new Error(`status ${res.statusCode}: ${text.slice(0, 200)}`);
+    latencies?.push(performance.now() - started);
   };
   const batch = async (path: string, payload: string, n: number): Promise<void> => {
     let next = 0;
@@ -173,18 +180,35 @@ try {
     await batch(path, payload, perRound * 3);
     const costs: number[] = [];
     const threadsBefore = threadTicks();
-    const stopSampling = process.env.BENCH_ALLOC === '1' ? await startAllocationSampling() : null;
+    const alloc = process.env.BENCH_ALLOC;
+    const stopSampling =
+      alloc === '1' || alloc === 'survivors'
+        ? await startAllocationSampling({ survivors: alloc === 'survivors' })
+        : null;
+    const windowFrom = performance.now();
+    latencies?.splice(0);
     for (let r = 0; r < rounds; r++) {
       const before = process.cpuUsage();
       await batch(path, payload, perRound);
       const used = process.cpuUsage(before);
       costs.push((used.user + used.system) / perRound);
     }
+    // The measured rounds' span, for gc-nvp.js to sum the `--trace-gc-nvp` lines inside it.
+    if (latencies !== null) {
+      latencies.sort((a, b) => a - b);
+      const at = (q: number) =>
+        (latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))] ?? 0).toFixed(1);
+      say(`call wall time ms: p50 ${at(0.5)} p90 ${at(0.9)} p99 ${at(0.99)} max ${at(1)}`);
+      say(
+        `gc-window ${surface}-${mode}-c${concurrency} from=${windowFrom.toFixed(0)} to=${performance.now().toFixed(0)} calls=${rounds * perRound}`,
+      );
+    }
     if (stopSampling !== null) {
       const sites = [...(await stopSampling()).entries()].sort((a, b) => b[1] - a[1]);
       const calls = rounds * perRound;
       const total = sites.reduce((n, [, bytes]) => n + bytes, 0);
-      say(`allocated ~${(total / calls / 1024).toFixed(1)} KB per call (sampled); top sites, bytes per call:`);
+      const what = alloc === 'survivors' ? 'outlived a scavenge' : 'allocated';
+      say(`${what} ~${(total / calls / 1024).toFixed(1)} KB per call (sampled); top sites, bytes per call:`);
       for (const [site, bytes] of sites.slice(0, 40)) say(`  ${(bytes / calls).toFixed(0).padStart(7)}  ${site}`);
     }
     if (process.env.BENCH_THREADS === '1') {
