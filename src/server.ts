@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { buildApp, type AppExtension } from './app.js';
 import { bootstrap } from './bootstrap.js';
 import type { ServerConfig } from './config/env.js';
-import { applyHeapGrowth, releaseYoungGeneration } from './config/heap-tuning.js';
+import { applyHeapGrowth, releaseYoungGeneration, turnOffPretenuring } from './config/heap-tuning.js';
 import { systemClock, type Clock } from './domain/common/clock.js';
 import { createServices, type Services } from './services.js';
 import { openStore } from './store/index.js';
@@ -42,6 +42,7 @@ export interface StartOptions {
 export async function startServer(options: StartOptions): Promise<RunningServer> {
   const { config } = options;
   applyHeapGrowth(config.heapGrowthPercent);
+  turnOffPretenuring();
   const { catalog, warnings } = await loadCatalog({
     path: config.configPath ?? undefined,
     env: options.env ?? process.env,

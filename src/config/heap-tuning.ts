@@ -19,10 +19,32 @@ export function applyHeapGrowth(percent: number): void {
 /** V8's own factor by which the young generation's semi-spaces grow (`--semi-space-growth-factor`). */
 const V8_SEMI_SPACE_GROWTH = 2;
 
+/** The node flags whoever launched Node gave (command line and `NODE_OPTIONS`). */
+function launchFlags(): string {
+  return [...process.execArgv, process.env.NODE_OPTIONS ?? ''].join(' ');
+}
+
 /** Whoever launched Node chose the young generation's sizing: leave it alone. */
 function youngGenerationChosen(): boolean {
-  const given = [...process.execArgv, process.env.NODE_OPTIONS ?? ''].join(' ');
-  return /semi[-_]space/.test(given);
+  return /semi[-_]space/.test(launchFlags());
+}
+
+let pretenuringOff = false;
+
+/**
+ * V8 counts, per allocation site, how many of its objects survive a scavenge, and once most of
+ * a site's objects do, allocates that site's objects directly in the old generation. A server
+ * with many calls in flight tips the sites of node:http's per-request objects (the request, the
+ * response, their headers), which live exactly as long as a call: from then on every request's
+ * objects are born old, die old, and until the next full collection keep the young objects they
+ * point to alive. Under concurrency that turns short-lived garbage into promoted bytes, full
+ * collections and a larger old generation. Without the heuristic those objects die young. A
+ * launch flag that names pretenuring (e.g. `node --allocation-site-pretenuring`) wins.
+ */
+export function turnOffPretenuring(): void {
+  if (pretenuringOff || /pretenuring/.test(launchFlags())) return;
+  pretenuringOff = true;
+  setFlagsFromString('--no-allocation-site-pretenuring');
 }
 
 let held = false;
