@@ -1,5 +1,4 @@
-import { PerformanceObserver, constants } from 'node:perf_hooks';
-import { getHeapSpaceStatistics, setFlagsFromString } from 'node:v8';
+import { setFlagsFromString } from 'node:v8';
 
 /**
  * How far V8 lets the old generation grow past what survived the last full GC before it
@@ -26,62 +25,23 @@ function youngGenerationChosen(): boolean {
   return /semi[-_]space/.test(given);
 }
 
-/**
- * The largest semi-space the young generation grows to under load, MB (V8's own limit is 16).
- * Each semi-space size is a power of two, so the growth stops exactly here.
- */
-export const YOUNG_SEMI_SPACE_MB = 8;
-
 let held = false;
-let bounded = false;
-let growthFactor = V8_SEMI_SPACE_GROWTH;
-
-function setGrowthFactor(factor: number): void {
-  if (factor === growthFactor) return;
-  growthFactor = factor;
-  setFlagsFromString(`--semi-space-growth-factor=${factor}`);
-}
 
 /**
  * Start-up (loading the modules, migrating, loading the catalog and the token tables) allocates
- * enough that V8 grows the young generation to its full size, and an idle server keeps it
+ * enough that V8 grows the young generation to its full 2 × 16 MB, and an idle server keeps it
  * resident. Held at its initial size while starting, it stays small until the server sees load;
  * `releaseYoungGeneration` (once the port is open) gives V8 back its own growth, so under load
- * the young generation grows as before, up to `YOUNG_SEMI_SPACE_MB`. V8 reads the factor each
- * time it grows the space.
+ * the young generation grows exactly as before. V8 reads the factor each time it grows the space.
  */
 export function holdYoungGeneration(): void {
   if (held || youngGenerationChosen()) return;
   held = true;
-  setGrowthFactor(1);
+  setFlagsFromString('--semi-space-growth-factor=1');
 }
 
-/**
- * Gives the young generation its growth back and bounds it: `--max-semi-space-size` is read only
- * when V8 starts, so after each scavenge the growth factor is set to 1 once the semi-spaces have
- * reached `YOUNG_SEMI_SPACE_MB` and back to V8's own while they are smaller (V8 shrinks them when
- * the allocation rate falls). What the young generation no longer holds at its full 16 MB is
- * resident only while it is live. Off when the launch chose the young generation's sizing.
- */
 export function releaseYoungGeneration(): void {
-  if (held) {
-    held = false;
-    setGrowthFactor(V8_SEMI_SPACE_GROWTH);
-  }
-  if (bounded || youngGenerationChosen()) return;
-  bounded = true;
-  const bound = YOUNG_SEMI_SPACE_MB * 2 * 1024 * 1024;
-  new PerformanceObserver((list) => {
-    if (held || !list.getEntries().some((e) => isScavenge(e.detail))) return;
-    const young = getHeapSpaceStatistics().find((space) => space.space_name === 'new_space');
-    if (young !== undefined) setGrowthFactor(young.space_size >= bound ? 1 : V8_SEMI_SPACE_GROWTH);
-  }).observe({ entryTypes: ['gc'] });
-}
-
-function isScavenge(detail: unknown): boolean {
-  return (
-    typeof detail === 'object' &&
-    detail !== null &&
-    (detail as { kind?: unknown }).kind === constants.NODE_PERFORMANCE_GC_MINOR
-  );
+  if (!held) return;
+  held = false;
+  setFlagsFromString(`--semi-space-growth-factor=${V8_SEMI_SPACE_GROWTH}`);
 }
