@@ -11,7 +11,8 @@ export function compileRe2(pattern: string, caseInsensitive = false): RE2 {
   return new RE2(pattern, caseInsensitive ? 'giu' : 'gu');
 }
 
-/** The last text handed to RE2 here, and its UTF-8 bytes. */
+/** The last text handed to RE2 here, and its UTF-8 bytes (kept only up to this length). */
+const KEPT_TEXT_CHARS = 16_384;
 let lastText = '';
 let lastBytes: Buffer = Buffer.alloc(0);
 
@@ -19,14 +20,17 @@ let lastBytes: Buffer = Buffer.alloc(0);
  * The UTF-8 bytes of `text`, made once for every RE2 that reads it in a row. Given a string,
  * each RE2 object converts it itself (into a Buffer of its own, with two persistent handles) and
  * reuses that only for its own next call; the detectors of one text are a dozen RE2 objects.
- * `Buffer.from` makes the same bytes (invalid UTF-16 replaced alike) in Node's pooled slab.
+ * `Buffer.from` makes the same bytes (invalid UTF-16 replaced alike) in Node's pooled slab. A
+ * longer text is not kept past the call (no large prompt stays referenced between requests).
  */
 export function utf8Of(text: string): Buffer {
-  if (text !== lastText) {
-    lastBytes = Buffer.from(text, 'utf8');
+  if (text === lastText) return lastBytes;
+  const bytes = Buffer.from(text, 'utf8');
+  if (text.length <= KEPT_TEXT_CHARS) {
+    lastBytes = bytes;
     lastText = text;
   }
-  return lastBytes;
+  return bytes;
 }
 
 /**
@@ -56,8 +60,8 @@ function execOn(re: RE2, subject: string | Buffer): Hit | null {
 
 /**
  * Every non-empty match of a global RE2 in `text`, as `[start, end)` pairs. Empty matches are
- * skipped (a pattern like `a*` must not loop or produce zero-width spans). RE2 caches the
- * UTF-8 conversion of the last subject, so the exec loop stays linear in the text length.
+ * skipped (a pattern like `a*` must not loop or produce zero-width spans). The text is
+ * converted to UTF-8 once for the whole loop (here or by RE2), so it stays linear in its length.
  */
 export function findSpans(re: RE2, text: string): Array<[number, number]> {
   const spans: Array<[number, number]> = [];
