@@ -11,19 +11,67 @@ export function compileRe2(pattern: string, caseInsensitive = false): RE2 {
   return new RE2(pattern, caseInsensitive ? 'giu' : 'gu');
 }
 
+/** The last text handed to RE2 here, and its UTF-8 bytes (kept only up to this length). */
+const KEPT_TEXT_CHARS = 16_384;
+let lastText = '';
+let lastBytes: Buffer = Buffer.alloc(0);
+
+/**
+ * The UTF-8 bytes of `text`, made once for every RE2 that reads it in a row. Given a string,
+ * each RE2 object converts it itself (into a Buffer of its own, with two persistent handles) and
+ * reuses that only for its own next call; the detectors of one text are a dozen RE2 objects.
+ * `Buffer.from` makes the same bytes (invalid UTF-16 replaced alike) in Node's pooled slab. A
+ * longer text is not kept past the call (no large prompt stays referenced between requests).
+ */
+export function utf8Of(text: string): Buffer {
+  if (text === lastText) return lastBytes;
+  const bytes = Buffer.from(text, 'utf8');
+  if (text.length <= KEPT_TEXT_CHARS) {
+    lastBytes = bytes;
+    lastText = text;
+  }
+  return bytes;
+}
+
+/**
+ * What RE2 is given for `text`: its UTF-8 bytes when it is all ASCII (one byte per UTF-16 code
+ * unit, so RE2's byte offsets are the string's indices and `lastIndex` means the same), else the
+ * string itself (RE2 then maps offsets back to UTF-16).
+ */
+function subjectOf(text: string): string | Buffer {
+  const bytes = utf8Of(text);
+  return bytes.length === text.length ? bytes : text;
+}
+
+/** A match's start and length in the subject (UTF-16 units: see subjectOf). */
+interface Hit {
+  index: number;
+  length: number;
+}
+
+function execOn(re: RE2, subject: string | Buffer): Hit | null {
+  if (typeof subject === 'string') {
+    const m = re.exec(subject);
+    return m === null ? null : { index: m.index, length: m[0].length };
+  }
+  const m = re.exec(subject);
+  return m === null ? null : { index: m.index, length: m[0]?.length ?? 0 };
+}
+
 /**
  * Every non-empty match of a global RE2 in `text`, as `[start, end)` pairs. Empty matches are
- * skipped (a pattern like `a*` must not loop or produce zero-width spans). RE2 caches the
- * UTF-8 conversion of the last subject, so the exec loop stays linear in the text length.
+ * skipped (a pattern like `a*` must not loop or produce zero-width spans). The text is
+ * converted to UTF-8 once for the whole loop (here or by RE2), so it stays linear in its length.
  */
 export function findSpans(re: RE2, text: string): Array<[number, number]> {
   const spans: Array<[number, number]> = [];
+  const subject = subjectOf(text);
   re.lastIndex = 0;
   for (;;) {
-    const m = re.exec(text);
+    const m = execOn(re, subject);
     if (m === null) break;
     const start = m.index;
-    const end = start + m[0].length;
+    const end = start + m.length;
     if (end > start) {
       spans.push([start, end]);
     } else {
@@ -47,7 +95,8 @@ export function findSpans(re: RE2, text: string): Array<[number, number]> {
  */
 export function findSpansOfAlternation(parts: readonly RE2[], text: string): Array<[number, number]> {
   const spans: Array<[number, number]> = [];
-  const next: Array<RegExpExecArray | null | undefined> = parts.map(() => undefined);
+  const next: Array<Hit | null | undefined> = parts.map(() => undefined);
+  const subject = subjectOf(text);
   let pos = 0;
   while (pos <= text.length) {
     let best = -1;
@@ -58,7 +107,7 @@ export function findSpansOfAlternation(parts: readonly RE2[], text: string): Arr
         const re = parts[i];
         if (re === undefined) continue;
         re.lastIndex = pos;
-        m = re.exec(text);
+        m = execOn(re, subject);
         next[i] = m;
       }
       if (m !== null && m !== undefined && m.index < bestStart) {
@@ -68,7 +117,7 @@ export function findSpansOfAlternation(parts: readonly RE2[], text: string): Arr
     }
     const m = next[best];
     if (m === null || m === undefined) break;
-    const end = bestStart + m[0].length;
+    const end = bestStart + m.length;
     if (end > bestStart) {
       spans.push([bestStart, end]);
       pos = end;

@@ -1,5 +1,6 @@
 import RE2 from 're2';
 import type { CompiledFilterSet } from './types.js';
+import { utf8Of } from './regex.js';
 
 /**
  * One RE2 pass that says whether ANY gated filter of a set (every custom pattern, and builtins
@@ -33,7 +34,8 @@ export function gatedFiltersMayMatch(set: CompiledFilterSet, text: string): bool
   }
   if (gate === null) return true;
   try {
-    return gate.test(text);
+    // Only whether it matches is asked, not where: the bytes serve for any text.
+    return gate.test(utf8Of(text));
   } catch {
     return true;
   }
