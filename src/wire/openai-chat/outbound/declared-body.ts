@@ -1,3 +1,4 @@
+import type { CanonicalChatRequest } from '../../../canonical/index.js';
 import { isRecord, type JsonRecord } from '../../../canonical/json.js';
 import {
   OPENAI_CHAT_FIELDS,
@@ -33,7 +34,7 @@ function outboundContent(content: unknown, parts: readonly string[]): unknown {
   return kept;
 }
 
-function outboundMessage(message: unknown): JsonRecord | null {
+export function outboundMessage(message: unknown): JsonRecord | null {
   if (!isRecord(message) || typeof message.role !== 'string') return null;
   const shape = OPENAI_MESSAGE_SHAPES[message.role];
   if (shape === undefined) return null;
@@ -48,7 +49,7 @@ function outboundMessage(message: unknown): JsonRecord | null {
   return out;
 }
 
-function outboundTools(tools: unknown): JsonRecord[] {
+export function outboundTools(tools: unknown): JsonRecord[] {
   if (!Array.isArray(tools)) return [];
   const out: JsonRecord[] = [];
   for (const tool of tools) {
@@ -61,33 +62,78 @@ function outboundTools(tools: unknown): JsonRecord[] {
   return out;
 }
 
-/** `reasoning.effort` (or its `enabled`) as `reasoning_effort`, when the body sets none itself. */
-function effortOf(body: JsonRecord): string | undefined {
-  const own = body.reasoning_effort;
+/** `reasoning.effort` as `reasoning_effort`, when the request sets none itself. */
+export function effortOf(own: unknown, reasoning: unknown): string | undefined {
   if (typeof own === 'string') return OPENAI_EFFORTS[own];
-  const reasoning = body.reasoning;
   if (!isRecord(reasoning)) return undefined;
   if (typeof reasoning.effort === 'string') return OPENAI_EFFORTS[reasoning.effort];
   return undefined; // a token budget or a bare switch: the model's own default effort
 }
 
-export function openAiChatBody(body: JsonRecord): JsonRecord {
-  const out: JsonRecord = {};
-  for (const [key, value] of Object.entries(body)) if (ALLOWED.has(key) && value !== undefined) out[key] = value;
-  if (Array.isArray(body.messages))
-    out.messages = body.messages.map(outboundMessage).filter((m): m is JsonRecord => m !== null);
-  const effort = effortOf(body);
-  if (effort !== undefined) out.reasoning_effort = effort;
-  else delete out.reasoning_effort;
-  if (body.tools !== undefined) {
-    const tools = outboundTools(body.tools);
-    if (tools.length > 0) out.tools = tools;
-    else {
-      delete out.tools;
-      delete out.tool_choice;
-      delete out.parallel_tool_calls;
-    }
+/** The declared messages, each cut to its role's fields and parts; an undeclared role is dropped. */
+export function outboundMessages(messages: readonly unknown[]): JsonRecord[] {
+  const out: JsonRecord[] = [];
+  for (const message of messages) {
+    const kept = outboundMessage(message);
+    if (kept !== null) out.push(kept);
   }
+  return out;
+}
+
+/**
+ * The upstream chat body built in one pass over the request: the extras' keys first, then the
+ * typed fields' (a typed value wins over an extra of the same name and keeps the extra's place),
+ * then `model`, `stream`, `stream_options` and `reasoning_effort` where the request had none;
+ * only declared fields with a value are written. Each key's value is settled before it is
+ * written, so nothing is deleted afterwards. The key order is the one the upstream has always
+ * received (extras, typed fields, model, stream).
+ */
+export function openAiChatBody(req: CanonicalChatRequest, stream: boolean): JsonRecord {
+  const extra = req.extra;
+  const typed = req as unknown as JsonRecord;
+  const merged = (key: string): unknown => (typed[key] !== undefined ? typed[key] : extra[key]);
+  const effort = effortOf(merged('reasoning_effort'), merged('reasoning'));
+  const rawTools = merged('tools');
+  const tools = rawTools === undefined ? undefined : outboundTools(rawTools);
+  const noTools = tools !== undefined && tools.length === 0;
+  const valueOf = (key: string): unknown => {
+    switch (key) {
+      case 'model':
+        return req.model;
+      case 'stream':
+        return stream;
+      case 'stream_options':
+        return stream
+          ? { ...(isRecord(extra.stream_options) ? extra.stream_options : {}), include_usage: true }
+          : undefined;
+      case 'reasoning_effort':
+        return effort;
+      case 'tools':
+        return noTools ? undefined : tools;
+      case 'tool_choice':
+      case 'parallel_tool_calls':
+        return noTools ? undefined : merged(key);
+      case 'messages': {
+        const messages = merged(key);
+        return Array.isArray(messages) ? outboundMessages(messages) : messages;
+      }
+      default:
+        return merged(key);
+    }
+  };
+  const out: JsonRecord = {};
+  const put = (key: string): void => {
+    if (!ALLOWED.has(key) || key in out) return;
+    const value = valueOf(key);
+    if (value !== undefined) out[key] = value;
+  };
+  // An extra's key holds its place even without a value (a typed value may fill it).
+  for (const key of Object.keys(extra)) put(key);
+  for (const key of Object.keys(typed)) if (key !== 'extra' && typed[key] !== undefined) put(key);
+  put('model');
+  put('stream');
+  put('stream_options');
+  put('reasoning_effort');
   return out;
 }
 

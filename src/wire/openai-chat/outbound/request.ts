@@ -1,12 +1,12 @@
 import type { CanonicalChatRequest, CanonicalCompletionRequest } from '../../../canonical/index.js';
-import { isRecord, type JsonRecord } from '../../../canonical/json.js';
+import type { JsonRecord } from '../../../canonical/json.js';
 import { openAiChatBody, openAiCompletionBody } from './declared-body.js';
 
 /**
  * `{ ...extra, ...(req's defined fields but extra), model, stream }` in one pass (no rest copy of
  * the request, no entries array): same keys, same order, same JSON.
  */
-function baseBody(req: CanonicalChatRequest | CanonicalCompletionRequest, stream: boolean): JsonRecord {
+export function baseBody(req: CanonicalChatRequest | CanonicalCompletionRequest, stream: boolean): JsonRecord {
   const body: JsonRecord = { ...req.extra };
   const typed = req as unknown as JsonRecord;
   for (const key of Object.keys(typed)) {
@@ -21,18 +21,10 @@ function baseBody(req: CanonicalChatRequest | CanonicalCompletionRequest, stream
 
 /**
  * The upstream body: the client's fields (extras first, typed fields over them), cut to what
- * OpenAI's chat API accepts (declared-body.ts).
+ * OpenAI's chat API accepts, in one pass (declared-body.ts).
  */
 export function chatBody(req: CanonicalChatRequest, stream: boolean): JsonRecord {
-  const extra = req.extra;
-  const body = baseBody(req, stream);
-  if (stream) {
-    const current = isRecord(extra.stream_options) ? extra.stream_options : {};
-    body.stream_options = { ...current, include_usage: true };
-  } else {
-    delete body.stream_options;
-  }
-  return openAiChatBody(body);
+  return openAiChatBody(req, stream);
 }
 
 export function completionBody(req: CanonicalCompletionRequest, stream: boolean): JsonRecord {
