@@ -61,7 +61,8 @@ export function splitRequestFields(
 ): { typed: Record<string, unknown>; extra: Record<string, unknown> } {
   const typed: Record<string, unknown> = {};
   const extra: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(body)) {
+  for (const key of Object.keys(body)) {
+    const value = body[key];
     if (value === undefined) continue;
     if (typedFields.has(key)) typed[key] = value;
     else if (!GATEWAY_ONLY_FIELDS.has(key)) extra[key] = value;
@@ -82,12 +83,11 @@ export function toCanonicalChatRequest(
   const messages = body.messages;
   checkMessages(messages);
   const { typed: out, extra } = splitRequestFields(body, TYPED);
-  return {
-    ...(out as Omit<CanonicalChatRequest, 'model' | 'extra'>),
-    messages,
-    model: upstreamModel,
-    extra,
-  };
+  // Written onto the split's own record (no spread copy): the same keys in the same order.
+  out.messages = messages;
+  out.model = upstreamModel;
+  out.extra = extra;
+  return out as unknown as CanonicalChatRequest;
 }
 
 /** The effective output-token cap (`max_completion_tokens` wins over the deprecated `max_tokens`). */

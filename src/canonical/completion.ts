@@ -45,10 +45,9 @@ export function toCanonicalCompletionRequest(
   upstreamModel: string,
 ): CanonicalCompletionRequest {
   const { typed: out, extra } = splitRequestFields(body, TYPED);
-  return {
-    ...(out as Omit<CanonicalCompletionRequest, 'model' | 'extra' | 'prompt'>),
-    prompt: body.prompt,
-    model: upstreamModel,
-    extra,
-  };
+  // Written onto the split's own record (no spread copy): the same keys in the same order.
+  out.prompt = body.prompt;
+  out.model = upstreamModel;
+  out.extra = extra;
+  return out as unknown as CanonicalCompletionRequest;
 }
