@@ -99,11 +99,62 @@ function sessionKey(request: FastifyRequest, sessions: ConsoleSessions): Promise
 const GUARDED = Object.freeze({ guarded: true });
 const UNGUARDED = Object.freeze({ guarded: false });
 
-/** Answers a failed authentication: a 401 from a throttled address becomes a 429, sent after `delayMs`. */
-function refuse(error: Error, retryAfter: number, delayMs: number, done: (error?: Error) => void): void {
-  const refusal = throttledRefusal(error, retryAfter);
-  if (refusal === error || delayMs === 0) done(refusal);
-  else setTimeout(() => done(refusal), delayMs);
+type Done = (error?: Error) => void;
+
+/**
+ * How one scope answers a request's credential: its level, its refusal delay and whether it
+ * consults the permission table. One per scope, so a request's hook allocates no closure when its
+ * key is decided at once (the usual case): only a promise's outcome needs one.
+ */
+class KeyAdmission {
+  constructor(
+    private readonly level: AuthLevel,
+    readonly delayMs: number,
+    private readonly consultsPermissions: boolean,
+  ) {}
+
+  /** Answers a failed authentication: a 401 from a throttled address becomes a 429, sent after `delayMs`. */
+  refuse(error: Error, retryAfter: number, done: Done): void {
+    const refusal = throttledRefusal(error, retryAfter);
+    if (refusal === error || this.delayMs === 0) done(refusal);
+    else setTimeout(() => done(refusal), this.delayMs);
+  }
+
+  /** Admits `request` with the key record of its token, or refuses it with the authenticator's Error. */
+  settle(request: FastifyRequest, outcome: KeyRecord | Error, retryAfter: number, done: Done): void {
+    if (outcome instanceof Error) this.refuse(outcome, retryAfter, done);
+    else if (!admits(this.level, outcome.kind))
+      done(this.level === 'management' ? errors.managementOnly() : errors.apiKeyOnly());
+    else {
+      request.principal = outcome;
+      done();
+    }
+  }
+
+  /** `settle` once the authenticator's promise is settled (a key not decided from the cache). */
+  later(request: FastifyRequest, outcome: Promise<KeyRecord>, retryAfter: number, done: Done): void {
+    const settle = (result: KeyRecord | Error): void => this.settle(request, result, retryAfter, done);
+    outcome.then(settle, settle);
+  }
+
+  /** Admits `request` as the management key or person of its console session, or refuses it. */
+  session(request: FastifyRequest, session: Promise<ConsoleSession>, retryAfter: number, done: Done): void {
+    session.then(
+      ({ person, key }) => {
+        const record = person !== null ? personPrincipal(person) : key;
+        // A person is only ever admitted where the permission table is consulted.
+        if (record === null || !admits(this.level, record.kind) || (person !== null && !this.consultsPermissions)) {
+          done(errors.managementOnly());
+          return;
+        }
+        request.principal = record;
+        request.person = person;
+        request.viaConsole = true;
+        done();
+      },
+      (error: Error) => this.refuse(error, retryAfter, done),
+    );
+  }
 }
 
 export interface RequireKeyOptions {
@@ -125,71 +176,44 @@ export interface RequireKeyOptions {
  * plus anti-CSRF header) stands for its management key; model-call scopes never pass it.
  */
 export function requireKey(scope: FastifyInstance, options: RequireKeyOptions): void {
-  const { authenticator, level, sessions, throttle, permissions } = options;
+  const { authenticator, level, throttle, permissions } = options;
   scope.decorateRequest('principal', null as unknown as KeyRecord);
   scope.decorateRequest('person', null);
   scope.decorateRequest('viaConsole', false);
   // Only a console session brings a person, and a model-call ('api') scope admits none: there the
   // hook would run on every call and never act.
-  if (permissions !== undefined && sessions !== undefined && level !== 'api')
+  const sessions = level === 'api' ? undefined : options.sessions;
+  if (permissions !== undefined && sessions !== undefined)
     // Before validation (the body is parsed by then): a person without the role learns nothing
     // about the route's input rules, and is refused before any handler runs.
-    scope.addHook('preValidation', (request: FastifyRequest, _reply: FastifyReply, done: (error?: Error) => void) => {
+    scope.addHook('preValidation', (request: FastifyRequest, _reply: FastifyReply, done: Done) => {
       if (request.person === null) {
         done();
         return;
       }
       authorizePerson(request, request.person, permissions).then(() => done(), done);
     });
-  const delayMs = options.refusalDelayMs ?? 0;
-  // Callback style: no promise of the hook's own (an async hook makes one per request), and none
-  // at all for a cached key (`authenticateNow`).
-  scope.addHook('onRequest', (request: FastifyRequest, _reply: FastifyReply, done: (error?: Error) => void) => {
+  const admission = new KeyAdmission(level, options.refusalDelayMs ?? 0, permissions !== undefined);
+  // Callback style: no promise of the hook's own (an async hook makes one per request), none at all
+  // for a cached key (`authenticateNow`), and no closure unless a promise is waited for.
+  scope.addHook('onRequest', (request: FastifyRequest, _reply: FastifyReply, done: Done) => {
     // An address can be throttled only once the throttle holds one: until then, no address lookup.
     const retryAfter = throttle === undefined || throttle.size() === 0 ? 0 : throttle.retryAfterSeconds(request.ip);
-    const viaSession = sessions === undefined || level === 'api' ? null : sessionKey(request, sessions);
+    const viaSession = sessions === undefined ? null : sessionKey(request, sessions);
     if (viaSession !== null) {
-      viaSession.then(
-        (session) => {
-          const record = session.person !== null ? personPrincipal(session.person) : session.key;
-          // A person is only ever admitted where the permission table is consulted.
-          if (
-            record === null ||
-            !admits(level, record.kind) ||
-            (session.person !== null && permissions === undefined)
-          ) {
-            done(errors.managementOnly());
-            return;
-          }
-          request.principal = record;
-          request.person = session.person;
-          request.viaConsole = true;
-          done();
-        },
-        (error: Error) => refuse(error, retryAfter, delayMs, done),
-      );
+      admission.session(request, viaSession, retryAfter, done);
       return;
     }
     let token: string;
     try {
       token = bearerToken(request);
     } catch (error) {
-      refuse(error as Error, retryAfter, delayMs, done);
+      admission.refuse(error as Error, retryAfter, done);
       return;
     }
-    // One closure for both outcomes: a key record (never an Error) or an Error.
-    const settle = (outcome: KeyRecord | Error): void => {
-      if (outcome instanceof Error) refuse(outcome, retryAfter, delayMs, done);
-      else if (!admits(level, outcome.kind))
-        done(level === 'management' ? errors.managementOnly() : errors.apiKeyOnly());
-      else {
-        request.principal = outcome;
-        done();
-      }
-    };
     // A cached key is decided at once (the usual case); otherwise the authenticator's promise.
     const outcome = authenticator.authenticateNow(token, retryAfter > 0 ? GUARDED : UNGUARDED);
-    if (outcome instanceof Promise) outcome.then(settle, settle);
-    else settle(outcome);
+    if (outcome instanceof Promise) admission.later(request, outcome, retryAfter, done);
+    else admission.settle(request, outcome, retryAfter, done);
   });
 }
