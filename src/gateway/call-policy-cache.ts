@@ -1,6 +1,6 @@
 import type { Catalog } from '../catalog/index.js';
 import type { ChangeFeedState } from '../domain/common/changes.js';
-import type { Clock } from '../domain/common/clock.js';
+import { nowMs, type Clock } from '../domain/common/clock.js';
 import type { GoverningGuardrail } from '../domain/guardrails/service.js';
 import type { GuardrailRecord } from '../domain/guardrails/types.js';
 import type { KeyRecord } from '../domain/keys/types.js';
@@ -23,7 +23,34 @@ interface Entry {
 const MAX_COMPILED = 2_000;
 
 /** A key's cache slot: its policy depends on the key, its creator and its workspace. */
-const slotOf = (key: KeyRecord): string => `${key.hash}\n${key.creatorUserId}\n${key.workspaceId}`;
+const slotText = (key: KeyRecord): string => `${key.hash}\n${key.creatorUserId}\n${key.workspaceId}`;
+
+interface Slot {
+  readonly hash: string;
+  readonly creatorUserId: string;
+  readonly workspaceId: string;
+  readonly text: string;
+}
+
+/**
+ * The slot of each key record, made once per record and the three fields it was made of: a
+ * record whose fields changed since gets its slot made again.
+ */
+const slots = new WeakMap<KeyRecord, Slot>();
+
+function slotOf(key: KeyRecord): string {
+  const kept = slots.get(key);
+  if (
+    kept !== undefined &&
+    kept.hash === key.hash &&
+    kept.creatorUserId === key.creatorUserId &&
+    kept.workspaceId === key.workspaceId
+  )
+    return kept.text;
+  const text = slotText(key);
+  slots.set(key, { hash: key.hash, creatorUserId: key.creatorUserId, workspaceId: key.workspaceId, text });
+  return text;
+}
 
 /**
  * The request policy of a key from its guardrails, cached per (key, creator, workspace).
@@ -76,14 +103,14 @@ export class CallPolicyCache implements CallPolicyResolver {
 
   cached(key: KeyRecord): CallPolicy | null {
     const entry = this.entries.get(slotOf(key));
-    return entry !== undefined && this.trusted(entry, this.deps.clock.now().getTime()) ? entry.policy : null;
+    return entry !== undefined && this.trusted(entry, nowMs(this.deps.clock)) ? entry.policy : null;
   }
 
   resolve(key: KeyRecord): Promise<CallPolicy> {
     const slot = slotOf(key);
-    const nowMs = this.deps.clock.now().getTime();
+    const now = nowMs(this.deps.clock);
     const entry = this.entries.get(slot);
-    if (entry !== undefined && this.trusted(entry, nowMs)) return Promise.resolve(entry.policy);
+    if (entry !== undefined && this.trusted(entry, now)) return Promise.resolve(entry.policy);
     let load = this.loads.get(slot);
     if (load === undefined) {
       const generation = this.generation;
@@ -91,7 +118,7 @@ export class CallPolicyCache implements CallPolicyResolver {
         (policy) => {
           // A load that overlapped an invalidation may hold the old state: use it once, cache it never.
           if (generation === this.generation) {
-            this.entries.set(slot, { policy, loadedAtMs: nowMs, generation });
+            this.entries.set(slot, { policy, loadedAtMs: now, generation });
             this.loads.delete(slot);
           }
           return policy;
@@ -101,7 +128,7 @@ export class CallPolicyCache implements CallPolicyResolver {
           if (isGatewayError(error)) throw error;
           // The store could not be read: the last policy loaded within the grace still applies.
           const kept = this.entries.get(slot);
-          if (kept !== undefined && nowMs - kept.loadedAtMs <= (this.deps.graceMs ?? 60_000)) return kept.policy;
+          if (kept !== undefined && now - kept.loadedAtMs <= (this.deps.graceMs ?? 60_000)) return kept.policy;
           throw errors.storeUnavailable('Guardrails cannot be read right now; retry shortly');
         },
       );
@@ -110,9 +137,9 @@ export class CallPolicyCache implements CallPolicyResolver {
     return load;
   }
 
-  private trusted(entry: Entry, nowMs: number): boolean {
+  private trusted(entry: Entry, now: number): boolean {
     if (entry.generation < this.staleGeneration) return false;
-    const age = nowMs - entry.loadedAtMs;
+    const age = now - entry.loadedAtMs;
     if (this.deps.changes?.state() === 'live') return age < (this.deps.maxAgeMs ?? 300_000);
     return age < this.deps.revalidateAfterMs;
   }

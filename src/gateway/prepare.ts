@@ -1,6 +1,6 @@
 import type { CallKind, NativeRequest } from '../canonical/index.js';
 import { requireServes, type Catalog, type ModelService } from '../catalog/index.js';
-import type { Clock } from '../domain/common/clock.js';
+import { nowMs, type Clock } from '../domain/common/clock.js';
 import { randomHex } from '../domain/common/ids.js';
 import { NO_RATE_ADMISSION, type RateAdmission, type RateBook } from '../domain/accounting/rate-book.js';
 import type { ApiType, Meter, Reservation } from '../domain/accounting/types.js';
@@ -117,16 +117,20 @@ export async function prepareCall<K extends CallKind>(
   const nativeMerge = native?.mergePreset;
   if (native !== null && nativeMerge !== undefined) {
     // The preset is merged into the client's body as its dialect says it; the chat is its translation.
-    const merged = await presets.apply({
-      kind,
-      key,
-      body: native.body,
-      merge: (b, version) => nativeMerge(b, version) as PresetTarget,
-    });
+    const merged = !references(presets, native.body)
+      ? { body: native.body, preset: null }
+      : await presets.apply({
+          kind,
+          key,
+          body: native.body,
+          merge: (b, version) => nativeMerge(b, version) as PresetTarget,
+        });
     if (merged.preset !== null) native = native.with(merged.body);
     applied = { body: chatOf(native), preset: merged.preset };
   } else {
-    applied = await presets.apply({ kind, key, body: input.body, merge: strategy.mergePreset });
+    applied = !references(presets, input.body)
+      ? { body: input.body, preset: null }
+      : await presets.apply({ kind, key, body: input.body, merge: strategy.mergePreset });
     // A dialect without a preset merge of its own: a call with a preset is sent as its chat.
     if (applied.preset !== null) native = null;
   }
@@ -231,10 +235,15 @@ export async function prepareCall<K extends CallKind>(
     generationId: newGenerationId(),
     requestId: input.requestId,
     apiType: input.apiType,
-    startedAt: deps.clock.now().getTime(),
+    startedAt: nowMs(deps.clock),
     stream: body.stream === true,
     caller: input.caller ?? UNKNOWN_CALLER,
   };
+}
+
+/** False when the resolver knows `apply` would return the body unchanged: no promise to wait for. */
+function references(presets: PresetResolver, body: PresetTarget): boolean {
+  return presets.references?.(body) ?? true;
 }
 
 /** The chat a native call is decoded to (only chat calls keep a client's body beside theirs). */

@@ -148,6 +148,38 @@ describe('catalog reload (POST /catalog/reload) and GET /models/{author}/{slug}/
     assert.equal((await chat(server, key, 'demo/broken')).status, 404);
   });
 
+  it('a reload that moves a model to an unavailable provider routes its next call by the new catalog', async () => {
+    const moved = (available: boolean) =>
+      JSON.stringify({
+        providers: [
+          { id: 'demo', name: 'Demo', kind: 'demo', base_url: 'http://demo.local/', zdr: true },
+          { id: 'off', kind: 'openai', base_url: 'https://off.example/v1', api_key_env: 'SWITCHYARD_TEST_UNSET_KEY' },
+        ],
+        models: [
+          {
+            slug: 'demo/moving',
+            context_length: 8000,
+            endpoints: [
+              { provider: available ? 'demo' : 'off', upstream_model: 'echo', pricing: { prompt: 0, completion: 0 } },
+            ],
+          },
+        ],
+      });
+    const reload = async (text: string) => {
+      writeFileSync(configPath, text);
+      const done = await call(server, 'POST', '/catalog/reload', { token: server.managementToken });
+      assert.equal(done.status, 200);
+    };
+    await reload(moved(true));
+    assert.equal((await chat(server, key, 'demo/moving')).status, 200);
+    assert.equal((await chat(server, key, 'demo/moving')).status, 200);
+    await reload(moved(false));
+    const refused = await chat(server, key, 'demo/moving');
+    assert.equal(refused.status, 503);
+    await reload(moved(true));
+    assert.equal((await chat(server, key, 'demo/moving')).status, 200);
+  });
+
   it('is for management keys only', async () => {
     assert.equal((await call(server, 'POST', '/catalog/reload', { token: key })).status, 403);
     assert.equal((await call(server, 'POST', '/catalog/reload', { token: null })).status, 401);

@@ -20,6 +20,12 @@ export interface AppliedPreset {
  */
 export interface PresetResolver {
   apply<B extends PresetTarget>(input: PresetApplication<B>): Promise<{ body: B; preset: AppliedPreset | null }>;
+  /**
+   * Whether `apply` could change this body; false when it would return it unchanged with no
+   * preset, so a call without a reference takes no promise. Throws what `apply` would for a
+   * malformed reference.
+   */
+  references?(body: PresetTarget): boolean;
 }
 
 /** A model call a preset may apply to. */
@@ -40,6 +46,7 @@ export type PresetTarget = Readonly<{ model?: string; models?: string[]; preset?
 
 export const noPresets: PresetResolver = {
   apply: ({ body }) => Promise.resolve({ body, preset: null }),
+  references: () => false,
 };
 
 /**
@@ -51,6 +58,10 @@ export const noPresets: PresetResolver = {
  */
 export class CachedPresetResolver implements PresetResolver {
   constructor(private readonly cache: PresetCache) {}
+
+  references(body: PresetTarget): boolean {
+    return presetReference(body) !== null;
+  }
 
   async apply<B extends PresetTarget>(input: PresetApplication<B>): Promise<{ body: B; preset: AppliedPreset | null }> {
     const { kind, key, body, merge } = input;

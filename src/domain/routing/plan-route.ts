@@ -7,8 +7,16 @@
 import type { Catalog, CatalogModel, ZdrGroup } from '../../catalog/index.js';
 import { NO_HEALTH_DATA } from './health.js';
 import { orderEntries } from './ordering.js';
+import { keepPlan, keptPlan, type KeptPlan } from './plan-memo.js';
 import { type Entry, type Stage, stagesFor } from './stages.js';
-import type { HealthView, ProviderPreferences, RouteRefusal, RouteResult, RoutingPolicy } from './types.js';
+import type {
+  HealthView,
+  ProviderPreferences,
+  RouteCandidate,
+  RouteRefusal,
+  RouteResult,
+  RoutingPolicy,
+} from './types.js';
 import { DEFAULT_PREFERENCES } from './validate-preferences.js';
 
 /** No guardrail restrictions. */
@@ -36,8 +44,7 @@ export interface PlanRouteOptions {
   readonly health?: HealthView;
 }
 
-function resolveModels(catalog: Catalog, options: PlanRouteOptions): CatalogModel[] | RouteRefusal {
-  const requested = [...(options.model ? [options.model] : []), ...(options.models ?? [])];
+function resolveModels(catalog: Catalog, requested: readonly string[]): CatalogModel[] | RouteRefusal {
   if (requested.length === 0) return { kind: 'missing_model' };
   const out: CatalogModel[] = [];
   for (const slug of requested) {
@@ -77,18 +84,39 @@ function refusalFor<T>(stage: Stage<T>, models: readonly CatalogModel[], reasons
   return { kind: 'preference', rule: stage.rule, models: slugs };
 }
 
-export function planRoute(options: PlanRouteOptions): RouteResult {
+/** The stages' survivors ordered, as candidates; `health` decides the breaker order and flags. */
+function candidatesOf(entries: readonly Entry[], prefs: ProviderPreferences, health: HealthView): RouteCandidate[] {
+  let ordered = orderEntries(entries, prefs, health);
+  if (!prefs.allowFallbacks && prefs.order === null) {
+    // No provider fallbacks: only each model's first choice (model fallbacks still apply).
+    const seen = new Set<CatalogModel>();
+    ordered = ordered.filter((e) => (seen.has(e.model) ? false : (seen.add(e.model), true)));
+  }
+  return ordered.map((e) =>
+    Object.freeze({
+      model: e.model,
+      endpoint: e.endpoint,
+      provider: e.provider,
+      healthy: health.isHealthy(e.endpoint.key),
+    }),
+  );
+}
+
+/** What the stages keep of the requested models' endpoints, or the refusal naming the rule that removed the last. */
+function survivors(options: {
+  catalog: Catalog;
+  requested: readonly string[];
+  policy: RoutingPolicy;
+  prefs: ProviderPreferences;
+  requestParameters: Iterable<string>;
+}): Entry[] | RouteRefusal {
   const { catalog } = options;
-  const prefs = options.preferences ?? DEFAULT_PREFERENCES;
-  const policy = options.policy ?? OPEN_POLICY;
-  const health = options.health ?? NO_HEALTH_DATA;
+  const resolved = resolveModels(catalog, options.requested);
+  if (!Array.isArray(resolved)) return resolved;
 
-  const resolved = resolveModels(catalog, options);
-  if (!Array.isArray(resolved)) return { ok: false, refusal: resolved };
-
-  const stages = stagesFor(policy, prefs, options.requestParameters ?? []);
+  const stages = stagesFor(options.policy, options.prefs, options.requestParameters);
   const byModel = applyStages(resolved, stages.models);
-  if (byModel.emptiedBy) return { ok: false, refusal: refusalFor(byModel.emptiedBy, resolved, []) };
+  if (byModel.emptiedBy) return refusalFor(byModel.emptiedBy, resolved, []);
   const models = byModel.items;
 
   const entries: Entry[] = [];
@@ -105,24 +133,49 @@ export function planRoute(options: PlanRouteOptions): RouteResult {
         filtered.removed.map((e) => `provider "${e.provider.id}": ${e.provider.unavailableReason ?? 'unavailable'}`),
       ),
     ];
-    return { ok: false, refusal: refusalFor(filtered.emptiedBy, models, reasons) };
+    return refusalFor(filtered.emptiedBy, models, reasons);
   }
+  return filtered.items;
+}
 
-  let ordered = orderEntries(filtered.items, prefs, health);
-  if (!prefs.allowFallbacks && prefs.order === null) {
-    // No provider fallbacks: only each model's first choice (model fallbacks still apply).
-    const seen = new Set<CatalogModel>();
-    ordered = ordered.filter((e) => (seen.has(e.model) ? false : (seen.add(e.model), true)));
+/**
+ * A kept plan for this call's health: its shared candidates when every endpoint is healthy (with
+ * the default preferences the order reads nothing else of the health), else ordered again.
+ */
+function fromKept(plan: KeptPlan, prefs: ProviderPreferences, health: HealthView): RouteResult {
+  for (const entry of plan.entries)
+    if (!health.isHealthy(entry.endpoint.key))
+      return { ok: true, candidates: candidatesOf(plan.entries, prefs, health) };
+  return { ok: true, candidates: plan.allHealthy };
+}
+
+export function planRoute(options: PlanRouteOptions): RouteResult {
+  const { catalog } = options;
+  const prefs = options.preferences ?? DEFAULT_PREFERENCES;
+  const policy = options.policy ?? OPEN_POLICY;
+  const health = options.health ?? NO_HEALTH_DATA;
+  const requested = [...(options.model ? [options.model] : []), ...(options.models ?? [])];
+
+  // With the default preferences the plan depends on the snapshot, the policy and the models
+  // asked for alone (the request's parameters only count for require_parameters), and the health.
+  const keepable = prefs === DEFAULT_PREFERENCES;
+  if (keepable) {
+    const plan = keptPlan(catalog, policy, requested);
+    if (plan !== undefined) return fromKept(plan, prefs, health);
   }
-  return {
-    ok: true,
-    candidates: ordered.map((e) =>
-      Object.freeze({
-        model: e.model,
-        endpoint: e.endpoint,
-        provider: e.provider,
-        healthy: health.isHealthy(e.endpoint.key),
-      }),
-    ),
+  const entries = survivors({
+    catalog,
+    requested,
+    policy,
+    prefs,
+    requestParameters: options.requestParameters ?? [],
+  });
+  if (!Array.isArray(entries)) return { ok: false, refusal: entries };
+  if (!keepable) return { ok: true, candidates: candidatesOf(entries, prefs, health) };
+  const plan: KeptPlan = {
+    entries,
+    allHealthy: Object.freeze(candidatesOf(entries, prefs, NO_HEALTH_DATA)),
   };
+  keepPlan({ catalog, policy, requested, plan });
+  return fromKept(plan, prefs, health);
 }
