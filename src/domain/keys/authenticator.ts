@@ -84,10 +84,9 @@ export class KeyAuthenticator {
    */
   authenticateNow(token: string, options: AuthenticateOptions = {}): KeyRecord | Error | Promise<KeyRecord> {
     const digest = digestToken(token);
-    this.options.changes.refresh();
-    const hit = this.byDigest.get(digest);
-    if (hit === undefined || !this.trusted(hit, this.now())) return this.authenticateDigest(digest, options);
-    return this.decide(hit.record, digest);
+    const found = this.resolve(digest, options.guarded ?? false);
+    if (found instanceof Promise) return found.then((record) => this.admitted(record, digest));
+    return this.decide(found, digest);
   }
 
   /**
@@ -95,7 +94,12 @@ export class KeyAuthenticator {
    * digest, never the key): a rotated key no longer has this digest, so the answer is 401.
    */
   async authenticateDigest(digest: string, options: AuthenticateOptions = {}): Promise<KeyRecord> {
-    const outcome = this.decide(await this.resolve(digest, options.guarded ?? false), digest);
+    return this.admitted(await this.resolve(digest, options.guarded ?? false), digest);
+  }
+
+  /** `decide`, with the refusal thrown. */
+  private admitted(record: KeyRecord | null, digest: string): KeyRecord {
+    const outcome = this.decide(record, digest);
     if (outcome instanceof Error) throw outcome;
     return outcome;
   }
@@ -147,11 +151,20 @@ export class KeyAuthenticator {
     return this.options.changes.state() === 'live' || age < this.options.revalidateAfterMs;
   }
 
-  private async resolve(digest: string, guarded: boolean): Promise<KeyRecord | null> {
+  /** The cached record at once when it is trusted; otherwise `resolveUncached`. */
+  private resolve(digest: string, guarded: boolean): KeyRecord | Promise<KeyRecord | null> {
     this.options.changes.refresh();
     const now = this.now();
     const hit = this.byDigest.get(digest);
     if (hit !== undefined && this.trusted(hit, now)) return hit.record;
+    return this.resolveUncached(digest, { guarded, hit, now });
+  }
+
+  /** A key not trusted from the cache: refused from memory, kept in the grace, or read from the store. */
+  private async resolveUncached(
+    digest: string,
+    { guarded, hit, now }: { guarded: boolean; hit: Entry | undefined; now: number },
+  ): Promise<KeyRecord | null> {
     if (hit === undefined) {
       const digests = this.options.digests;
       let verdict: DigestVerdict = digests?.verdict(digest) ?? 'unsure';
