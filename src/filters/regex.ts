@@ -50,11 +50,8 @@ interface Hit {
 }
 
 function execOn(re: RE2, subject: string | Buffer): Hit | null {
-  if (typeof subject === 'string') {
-    const m = re.exec(subject);
-    return m === null ? null : { index: m.index, length: m[0].length };
-  }
-  const m = re.exec(subject);
+  // Two calls only because RE2's typings overload `exec` per subject type.
+  const m = typeof subject === 'string' ? re.exec(subject) : re.exec(subject);
   return m === null ? null : { index: m.index, length: m[0]?.length ?? 0 };
 }
 
