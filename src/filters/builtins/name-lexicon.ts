@@ -64,47 +64,33 @@ tanner terry tex trinity true val vale warren wren dusty cash dean dick doc earl
 fox gale gay gil gus hal hank herb homer jimmy lou lad lee lynn mae marina mercedes mo
 pete phoenix rey roman sal sherry sonny tia tony toby ty van vern`;
 
-const toSet = (words: string): Set<string> => new Set(words.split(/\s+/).filter((w) => w.length > 0));
+const toSet = (words: string): Set<string> => new Set(words.split(/\s+/).filter((w) => w !== ''));
 
-interface Lexicon {
+/** The word tables the classes are derived from: compromise's snapshot and the supplements. */
+export interface NameTables {
   first: Set<string>;
   last: Set<string>;
   ambig: Set<string>;
   lex: Map<string, LexClass>;
 }
 
-let lexicon: Lexicon | null = null;
-
-/**
- * Builds the word tables (a few MB of heap) once. Not on import: a server whose guardrails use no
- * person-name filter never needs them. `personNameFilter` calls this when a filter set that holds
- * it is compiled, so no call waits for it; any other first use builds it then.
- */
-export function loadNameLexicon(): Lexicon {
-  if (lexicon !== null) return lexicon;
+export function nameTables(): NameTables {
   const lex = new Map<string, LexClass>();
   for (const cls of LEX_CLASSES) {
     for (const word of LEXICON_DATA[cls].split(/[|\n]/)) if (word !== '') lex.set(word, cls);
   }
-  lexicon = { first: toSet(SUPPLEMENT_FIRST), last: toSet(SUPPLEMENT_LAST), ambig: toSet(AMBIGUOUS), lex };
-  return lexicon;
+  return { first: toSet(SUPPLEMENT_FIRST), last: toSet(SUPPLEMENT_LAST), ambig: toSet(AMBIGUOUS), lex };
 }
 
-/** Class of one lower-cased word. */
-export function classifyWord(lower: string): NameClass {
-  const { first: FIRST, last: LAST, ambig: AMBIG, lex: LEX } = loadNameLexicon();
-  if (AMBIG.has(lower)) return 'ambiguous';
-  const cls = LEX.get(lower);
+/** Class of a word listed in at least one table (the order of the rules matters). */
+function classOfListed(lower: string, { first, last, ambig, lex }: NameTables): NameClass {
+  if (ambig.has(lower)) return 'ambiguous';
+  const cls = lex.get(lower);
   const named = cls === 'F' || cls === 'L';
-  if (FIRST.has(lower) || LAST.has(lower)) {
+  if (first.has(lower) || last.has(lower)) {
     // A supplement entry that is also an ordinary word (`he`, `sun`): a name only in context.
     if (cls !== undefined && !named && cls !== 'P') return 'ambiguous';
-    return FIRST.has(lower) ? 'first' : 'last';
-  }
-  if (cls === undefined) {
-    const dash = lower.indexOf('-');
-    if (dash > 0) return classifyWord(lower.slice(0, dash)) === 'first' ? 'first' : 'unknown';
-    return 'unknown';
+    return first.has(lower) ? 'first' : 'last';
   }
   if (cls === 'F') return 'first';
   if (cls === 'L') return 'last';
@@ -112,7 +98,42 @@ export function classifyWord(lower: string): NameClass {
   return 'common';
 }
 
+/**
+ * Every listed word (and two-word phrase) with its class, decided once: a word of a call costs one
+ * lookup in one table instead of up to four.
+ */
+let classes: Map<string, NameClass> | null = null;
+/** compromise's entries tagged as a person (`bill gates`; a listed first name may be one too). */
+let persons: Set<string> = new Set();
+
+/**
+ * Builds the word classes (a few MB of heap) once. Not on import: a server whose guardrails use no
+ * person-name filter never needs them. `personNameFilter` calls this when a filter set that holds
+ * it is compiled, so no call waits for it; any other first use builds it then.
+ */
+export function loadNameLexicon(): Map<string, NameClass> {
+  if (classes !== null) return classes;
+  const tables = nameTables();
+  const out = new Map<string, NameClass>();
+  for (const words of [tables.lex.keys(), tables.first, tables.last, tables.ambig])
+    for (const word of words) out.set(word, classOfListed(word, tables));
+  persons = new Set([...tables.lex].filter(([, cls]) => cls === 'P').map(([word]) => word));
+  classes = out;
+  return out;
+}
+
+/** Class of one lower-cased word. */
+export function classifyWord(lower: string): NameClass {
+  const cls = (classes ?? loadNameLexicon()).get(lower);
+  if (cls !== undefined) return cls;
+  // Unlisted: a hyphenated word whose first part is a first name (`john-xqzzy`) counts as one.
+  const dash = lower.indexOf('-');
+  if (dash > 0) return classifyWord(lower.slice(0, dash)) === 'first' ? 'first' : 'unknown';
+  return 'unknown';
+}
+
 /** A multi-word lexicon entry tagged as a person (`bill gates`, `theresa may`). */
 export function isKnownPerson(lowerPhrase: string): boolean {
-  return loadNameLexicon().lex.get(lowerPhrase) === 'P';
+  if (classes === null) loadNameLexicon();
+  return persons.has(lowerPhrase);
 }
