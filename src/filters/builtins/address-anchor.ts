@@ -128,7 +128,11 @@ function holds(text: string, l: Literal, start: number): boolean {
 /** Room for a literal's `order` in a candidate's key (`start * ORDERS + order`). */
 const ORDERS = 256;
 
-/** Pushes `start * ORDERS + order` for each literal of `list` placed at `start` (or ending at `end`). */
+/**
+ * Adds `start * ORDERS + order` for each literal of `list` placed at `start` (or ending at `at`),
+ * keeping `found` sorted. A literal ends at most ten characters back, so a new key passes only
+ * the few keys added at the last ten positions: the insertion stays linear in the text.
+ */
 function addMatches(
   text: string,
   list: readonly Literal[] | undefined,
@@ -139,11 +143,16 @@ function addMatches(
   if (list === undefined) return;
   for (const l of list) {
     const start = ending ? at - l.text.length : at;
-    if (start >= 0 && text.startsWith(l.text, start) && holds(text, l, start)) found.push(start * ORDERS + l.order);
+    if (start < 0 || !text.startsWith(l.text, start) || !holds(text, l, start)) continue;
+    const key = start * ORDERS + l.order;
+    let k = found.length;
+    found.push(key);
+    for (; k > 0 && (found[k - 1] as number) > key; k--) found[k] = found[k - 1] as number;
+    found[k] = key;
   }
 }
 
-/** Matches found at word boundaries, each as `start * ORDERS + order`. */
+/** Matches found at word boundaries, each as `start * ORDERS + order`, in ascending order. */
 function candidates(text: string): number[] {
   const found: number[] = [];
   const n = text.length;
@@ -173,7 +182,7 @@ function candidates(text: string): number[] {
  */
 export function anchorSpans(text: string): Array<[number, number]> {
   // Sorted by start, then by order: the first candidate at or after `pos` is the regex's match.
-  const found = candidates(text).sort((a, b) => a - b);
+  const found = candidates(text);
   const spans: Array<[number, number]> = [];
   let pos = 0;
   for (const key of found) {
