@@ -82,21 +82,8 @@ export function nameTables(): NameTables {
   return { first: toSet(SUPPLEMENT_FIRST), last: toSet(SUPPLEMENT_LAST), ambig: toSet(AMBIGUOUS), lex };
 }
 
-/** Class of a word listed in at least one table (the order of the rules matters). */
-function classOfListed(lower: string, { first, last, ambig, lex }: NameTables): NameClass {
-  if (ambig.has(lower)) return 'ambiguous';
-  const cls = lex.get(lower);
-  const named = cls === 'F' || cls === 'L';
-  if (first.has(lower) || last.has(lower)) {
-    // A supplement entry that is also an ordinary word (`he`, `sun`): a name only in context.
-    if (cls !== undefined && !named && cls !== 'P') return 'ambiguous';
-    return first.has(lower) ? 'first' : 'last';
-  }
-  if (cls === 'F') return 'first';
-  if (cls === 'L') return 'last';
-  if (cls === 'P') return 'person';
-  return 'common';
-}
+/** The class of a compromise entry that no supplement lists. */
+const OF_TAG: Readonly<Record<LexClass, NameClass>> = { F: 'first', L: 'last', P: 'person', C: 'common' };
 
 /**
  * Every listed word (and two-word phrase) with its class, decided once: a word of a call costs one
@@ -113,11 +100,24 @@ let persons: Set<string> = new Set();
  */
 export function loadNameLexicon(): Map<string, NameClass> {
   if (classes !== null) return classes;
-  const tables = nameTables();
+  // The rules, in the order they apply to a word: an ambiguous word is `ambiguous`; a supplement
+  // name is `first` (else `last`) unless compromise lists it as an ordinary word (`he`, `sun`:
+  // then `ambiguous`, a name only in context); any other entry has its tag's class.
   const out = new Map<string, NameClass>();
-  for (const words of [tables.lex.keys(), tables.first, tables.last, tables.ambig])
-    for (const word of words) out.set(word, classOfListed(word, tables));
-  persons = new Set([...tables.lex].filter(([, cls]) => cls === 'P').map(([word]) => word));
+  const people = new Set<string>();
+  for (const cls of LEX_CLASSES) {
+    for (const word of LEXICON_DATA[cls].split(/[|\n]/)) {
+      if (word === '') continue;
+      out.set(word, OF_TAG[cls]);
+      if (cls === 'P') people.add(word);
+    }
+  }
+  const first = toSet(SUPPLEMENT_FIRST);
+  for (const word of new Set([...first, ...toSet(SUPPLEMENT_LAST)])) {
+    out.set(word, out.get(word) === 'common' ? 'ambiguous' : first.has(word) ? 'first' : 'last');
+  }
+  for (const word of toSet(AMBIGUOUS)) out.set(word, 'ambiguous');
+  persons = people;
   classes = out;
   return out;
 }
