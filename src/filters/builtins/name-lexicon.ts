@@ -66,7 +66,10 @@ pete phoenix rey roman sal sherry sonny tia tony toby ty van vern`;
 
 const toSet = (words: string): Set<string> => new Set(words.split(/\s+/).filter((w) => w !== ''));
 
-/** The word tables the classes are derived from: compromise's snapshot and the supplements. */
+/**
+ * The separate word tables the classes are decided from (compromise's snapshot, the supplements),
+ * as they were read before the one-table build: the test of that build reads them as its reference.
+ */
 export interface NameTables {
   first: Set<string>;
   last: Set<string>;
