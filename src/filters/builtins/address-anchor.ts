@@ -66,12 +66,12 @@ const KEYS = 1 << 17;
 
 /**
  * Literals by their last three characters (end-anchored) or first three (start-anchored); a
- * two-character literal is listed under every third character. `PRESENT[key]` says whether a
- * key lists any: one typed-array read rejects most words.
+ * two-character literal is listed under every third character. `present` has a bit set for each
+ * key that lists any: one read of a 16 KB bitset (it stays in cache) rejects most words.
  */
-function index(kinds: readonly Kind[], ends: boolean): { lists: Map<number, Literal[]>; present: Uint8Array } {
+function index(kinds: readonly Kind[], ends: boolean): { lists: Map<number, Literal[]>; present: Uint32Array } {
   const lists = new Map<number, Literal[]>();
-  const present = new Uint8Array(KEYS);
+  const present = new Uint32Array(KEYS / 32); // one bit per key: 16 KB
   for (const l of LITERALS) {
     if (!kinds.includes(l.kind)) continue;
     const t = l.text;
@@ -79,7 +79,7 @@ function index(kinds: readonly Kind[], ends: boolean): { lists: Map<number, Lite
     const fars = t.length >= 3 ? [at(2)] : Array.from({ length: 32 }, (_, far) => far);
     for (const far of fars) {
       const key = key3(far, at(1), at(0));
-      present[key] = 1;
+      present[key >>> 5] = (present[key >>> 5] as number) | (1 << (key & 31));
       const list = lists.get(key);
       if (list === undefined) lists.set(key, [l]);
       else list.push(l);
@@ -90,6 +90,8 @@ function index(kinds: readonly Kind[], ends: boolean): { lists: Map<number, Lite
 
 const ENDING = index([Kind.WordEnd, Kind.NoLetter], true);
 const STARTING = index([Kind.WordStart], false);
+const ENDING_BITS = ENDING.present;
+const STARTING_BITS = STARTING.present;
 
 /** Character classes of ASCII: letter, word character (`\w`), may end a word (a letter or a dot). */
 const LETTER = 1;
@@ -164,12 +166,14 @@ function candidates(text: string): number[] {
     if ((prev & ENDS_WORD) !== 0 && (cls & LETTER) === 0 && i >= 2) {
       // A word end at i: an ASCII letter or a dot before, no ASCII letter here.
       const key = key3(text.charCodeAt(i - 3), text.charCodeAt(i - 2), text.charCodeAt(i - 1));
-      if (ENDING.present[key] === 1) addMatches(text, ENDING.lists.get(key), i, true, found);
+      if ((ENDING_BITS[key >>> 5] as number) & (1 << (key & 31)))
+        addMatches(text, ENDING.lists.get(key), i, true, found);
     } else if ((cls & WORD) !== 0 && (prev & WORD) === 0 && i + 1 < n) {
       // An ASCII word start at i (not also a word end: a word end has no letter at i, and every
       // starting literal begins with one).
       const key = key3(text.charCodeAt(i + 2), text.charCodeAt(i + 1), c);
-      if (STARTING.present[key] === 1) addMatches(text, STARTING.lists.get(key), i, false, found);
+      if ((STARTING_BITS[key >>> 5] as number) & (1 << (key & 31)))
+        addMatches(text, STARTING.lists.get(key), i, false, found);
     }
     prev = cls;
   }
