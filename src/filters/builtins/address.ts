@@ -1,7 +1,8 @@
 import type { Filter, FilterMatch } from '../types.js';
 import { BUILTIN_LABELS } from '../labels.js';
 import { DigitCount, compileRe2, findSpansOfAlternation, isWordChar } from '../regex.js';
-import { jsSpans, windowsAround } from '../text-windows.js';
+import { windowsAround } from '../text-windows.js';
+import { US_TYPE_WORDS, anchorSpans } from './address-anchor.js';
 
 /**
  * Street addresses (RE2, linear time). Forms:
@@ -19,7 +20,7 @@ import { jsSpans, windowsAround } from '../text-windows.js';
  */
 const UP = String.raw`\p{Lu}[\p{L}\p{M}'’.-]*`;
 const NUM = String.raw`\d{1,6}[A-Za-z]?(?:-\d{1,4})?`;
-const US_TYPE = String.raw`(?:Street|St|Avenue|Ave|Av|Road|Rd|Boulevard|Blvd|Lane|Ln|Drive|Dr|Court|Ct|Place|Pl|Way|Terrace|Ter|Parkway|Pkwy|Highway|Hwy|Circle|Cir|Square|Sq|Trail|Trl|Plaza|Plz|Close|Crescent|Cres|Gardens|Gdns|Grove|Mews|Row|Walk|Hill|Rise|Wharf|Embankment|Loop|Alley|Pike|Causeway|street|avenue|road|lane|drive|boulevard)`;
+const US_TYPE = `(?:${US_TYPE_WORDS.join('|')})`;
 const UNIT = String.raw`(?:,?\s+(?:Apt|Apartment|Suite|Ste|Unit|Flat|Floor|Fl|Room|Rm|#)\.?\s*#?[A-Za-z0-9-]{1,6})?`;
 const CITY = String.raw`\p{Lu}[\p{L}\p{M}.'-]*(?:\s+\p{Lu}[\p{L}\p{M}.'-]*){0,2}`;
 const UK_POSTCODE = String.raw`[A-Z]{1,2}\d[A-Z\d]?\s?\d[ABD-HJLNP-UW-Z]{2}`;
@@ -48,13 +49,9 @@ const ADDRESS_PARTS = ADDRESS_FORMS.map((form) => compileRe2(form));
 /**
  * Every form above contains one of these words (street type, EU suffix, `Box`, `code`). The
  * full pattern is large (Unicode classes, many alternatives) and slow for RE2 over long text,
- * so it only runs on windows around these anchors. Linear-time JS regex: an alternation of
- * literals with no quantifier at all.
+ * so it only runs on windows around these anchors (`anchorSpans`: a lookup of the words at word
+ * boundaries, one read of the text).
  */
-const ANCHOR = new RegExp(
-  String.raw`${US_TYPE}\b|(?:straße|strasse|str\.|weg|gasse|platz|allee|damm|ufer|chaussee|gracht|straat|laan|plein|kade|singel|steeg|vej|gatan|vägen|gränd|katu|tie|Straße|Strasse|Weg|Gasse|Platz|Allee|Damm|Ufer|Ring|Markt)(?![\p{L}])|\b(?:rue|avenue|av\.|boulevard|bd|place|chemin|allée|impasse|quai|cours|route|Rue|Avenue|Boulevard|Place|Chemin|Allée|Impasse|Quai|Cours|Route|Calle|C\/|Avenida|Avda\.|Plaza|Paseo|Carrer|Via|Viale|Piazza|Piazzale|Corso|Largo|Rua|Praça|Travessa|ul\.|ulica|Ulica|Box|[Cc]ode)`,
-  'gu',
-);
 /** Longest stretch of an address before / after its anchor word. */
 const BEFORE = 160;
 const AFTER = 200;
@@ -68,7 +65,7 @@ export const addressFilter: Filter = {
     const out: FilterMatch[] = [];
     // Every form needs a digit (below, per window): text without one skips even the anchor scan.
     if (!digits.atLeast(1)) return out;
-    for (const [ws, we] of windowsAround(text, jsSpans(ANCHOR, text), BEFORE, AFTER)) {
+    for (const [ws, we] of windowsAround(text, anchorSpans(text), BEFORE, AFTER)) {
       const window = text.slice(ws, we);
       if (!new DigitCount(window).atLeast(1)) continue; // every form has a house number, box number or postcode digit
       for (const [s, e] of findSpansOfAlternation(ADDRESS_PARTS, window)) collect(text, ws + s, ws + e, out);

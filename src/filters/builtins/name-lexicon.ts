@@ -64,55 +64,79 @@ tanner terry tex trinity true val vale warren wren dusty cash dean dick doc earl
 fox gale gay gil gus hal hank herb homer jimmy lou lad lee lynn mae marina mercedes mo
 pete phoenix rey roman sal sherry sonny tia tony toby ty van vern`;
 
-const toSet = (words: string): Set<string> => new Set(words.split(/\s+/).filter((w) => w.length > 0));
+const toSet = (words: string): Set<string> => new Set(words.split(/\s+/).filter((w) => w !== ''));
 
-interface Lexicon {
+/**
+ * The separate word tables the classes are decided from (compromise's snapshot, the supplements),
+ * as they were read before the one-table build: the test of that build reads them as its reference.
+ */
+export interface NameTables {
   first: Set<string>;
   last: Set<string>;
   ambig: Set<string>;
   lex: Map<string, LexClass>;
 }
 
-let lexicon: Lexicon | null = null;
-
-/**
- * Builds the word tables (a few MB of heap) once. Not on import: a server whose guardrails use no
- * person-name filter never needs them. `personNameFilter` calls this when a filter set that holds
- * it is compiled, so no call waits for it; any other first use builds it then.
- */
-export function loadNameLexicon(): Lexicon {
-  if (lexicon !== null) return lexicon;
+export function nameTables(): NameTables {
   const lex = new Map<string, LexClass>();
   for (const cls of LEX_CLASSES) {
     for (const word of LEXICON_DATA[cls].split(/[|\n]/)) if (word !== '') lex.set(word, cls);
   }
-  lexicon = { first: toSet(SUPPLEMENT_FIRST), last: toSet(SUPPLEMENT_LAST), ambig: toSet(AMBIGUOUS), lex };
-  return lexicon;
+  return { first: toSet(SUPPLEMENT_FIRST), last: toSet(SUPPLEMENT_LAST), ambig: toSet(AMBIGUOUS), lex };
+}
+
+/** The class of a compromise entry that no supplement lists. */
+const OF_TAG: Readonly<Record<LexClass, NameClass>> = { F: 'first', L: 'last', P: 'person', C: 'common' };
+
+/**
+ * Every listed word (and two-word phrase) with its class, decided once: a word of a call costs one
+ * lookup in one table instead of up to four.
+ */
+let classes: Map<string, NameClass> | null = null;
+/** compromise's entries tagged as a person (`bill gates`; a listed first name may be one too). */
+let persons: Set<string> = new Set();
+
+/**
+ * Builds the word classes (a few MB of heap) once. Not on import: a server whose guardrails use no
+ * person-name filter never needs them. `personNameFilter` calls this when a filter set that holds
+ * it is compiled, so no call waits for it; any other first use builds it then.
+ */
+export function loadNameLexicon(): Map<string, NameClass> {
+  if (classes !== null) return classes;
+  // The rules, in the order they apply to a word: an ambiguous word is `ambiguous`; a supplement
+  // name is `first` (else `last`) unless compromise lists it as an ordinary word (`he`, `sun`:
+  // then `ambiguous`, a name only in context); any other entry has its tag's class.
+  const out = new Map<string, NameClass>();
+  const people = new Set<string>();
+  for (const cls of LEX_CLASSES) {
+    for (const word of LEXICON_DATA[cls].split(/[|\n]/)) {
+      if (word === '') continue;
+      out.set(word, OF_TAG[cls]);
+      if (cls === 'P') people.add(word);
+    }
+  }
+  const first = toSet(SUPPLEMENT_FIRST);
+  for (const word of new Set([...first, ...toSet(SUPPLEMENT_LAST)])) {
+    out.set(word, out.get(word) === 'common' ? 'ambiguous' : first.has(word) ? 'first' : 'last');
+  }
+  for (const word of toSet(AMBIGUOUS)) out.set(word, 'ambiguous');
+  persons = people;
+  classes = out;
+  return out;
 }
 
 /** Class of one lower-cased word. */
 export function classifyWord(lower: string): NameClass {
-  const { first: FIRST, last: LAST, ambig: AMBIG, lex: LEX } = loadNameLexicon();
-  if (AMBIG.has(lower)) return 'ambiguous';
-  const cls = LEX.get(lower);
-  const named = cls === 'F' || cls === 'L';
-  if (FIRST.has(lower) || LAST.has(lower)) {
-    // A supplement entry that is also an ordinary word (`he`, `sun`): a name only in context.
-    if (cls !== undefined && !named && cls !== 'P') return 'ambiguous';
-    return FIRST.has(lower) ? 'first' : 'last';
-  }
-  if (cls === undefined) {
-    const dash = lower.indexOf('-');
-    if (dash > 0) return classifyWord(lower.slice(0, dash)) === 'first' ? 'first' : 'unknown';
-    return 'unknown';
-  }
-  if (cls === 'F') return 'first';
-  if (cls === 'L') return 'last';
-  if (cls === 'P') return 'person';
-  return 'common';
+  const cls = (classes ?? loadNameLexicon()).get(lower);
+  if (cls !== undefined) return cls;
+  // Unlisted: a hyphenated word whose first part is a first name (`john-xqzzy`) counts as one.
+  const dash = lower.indexOf('-');
+  if (dash > 0) return classifyWord(lower.slice(0, dash)) === 'first' ? 'first' : 'unknown';
+  return 'unknown';
 }
 
 /** A multi-word lexicon entry tagged as a person (`bill gates`, `theresa may`). */
 export function isKnownPerson(lowerPhrase: string): boolean {
-  return loadNameLexicon().lex.get(lowerPhrase) === 'P';
+  if (classes === null) loadNameLexicon();
+  return persons.has(lowerPhrase);
 }

@@ -2,6 +2,7 @@ import { createRequire } from 'node:module';
 import type { Filter, FilterMatch } from '../types.js';
 import { BUILTIN_LABELS } from '../labels.js';
 import { eachSpan } from '../text-windows.js';
+import { strongTriggerBefore, weakTriggerBefore } from './person-triggers.js';
 import { classifyWord, isKnownPerson, loadNameLexicon, type NameClass } from './name-lexicon.js';
 
 /**
@@ -32,11 +33,6 @@ const TITLES = new Set(
   uncle aunt auntie grandma grandpa father sister brother fr`.split(/\s+/),
 );
 const PARTICLES = /^\s(?:(?:van|von|de|der|den|da|di|del|della|la|le|du|dos|das|bin|ibn|al|el|ter|ten|af|y)\s){0,2}$/;
-const STRONG_TRIGGER =
-  /(?:\bmy\s+name\s+is|\bmy\s+name's|\bname\s*:|\bnamed|\bcall\s+me|\bsigned|\bsincerely,|\bregards,|\bdear|\battn:?|\battention:|\bfrom:|\bcc:|\bauthor:|\bassignee:|\bcontact\s+person:)\s*$/i;
-const WEAK_TRIGGER =
-  /(?:\bhi|\bhello|\bhey|\bthanks,?|\bthank\s+you,?|\bcheers,|\bbest,|\bask|\btell|\bping|\bemail|\bcontact|\bthank|\bmeet|\bmet\s+with|\bspoke\s+(?:with|to)|\btalk\s+to|\bthis\s+is|\bi'm|\bi\s+am|\bcc)\s*$/i;
-
 /**
  * Words that make a run of unknown capitalised words a place, street or organisation: such
  * runs skip the compromise parse, which costs milliseconds per sentence.
@@ -63,8 +59,13 @@ interface Token {
 
 const LABEL = BUILTIN_LABELS['person-name'];
 
-/** A literal in the function would be a new RegExp object per token. */
-const POSSESSIVE = /['’]s$/;
+/** Ends with `'s` or `’s`. */
+function isPossessive(word: string): boolean {
+  const n = word.length;
+  if (n < 2 || word.charCodeAt(n - 1) !== 115 /* s */) return false;
+  const q = word.charCodeAt(n - 2);
+  return q === 39 /* ' */ || q === 0x2019; /* ’ */
+}
 
 /**
  * Token objects reused by every scan (`find` is synchronous and nothing it calls scans again):
@@ -80,8 +81,8 @@ function toToken(text: string, start: number, rawEnd: number, index: number): To
   const dotted = text.charCodeAt(end - 1) === 46; /* . */
   if (dotted) end--;
   let word = text.slice(start, end);
-  const possessive = POSSESSIVE.exec(word);
-  if (possessive !== null) {
+  const possessive = isPossessive(word);
+  if (possessive) {
     word = word.slice(0, -2);
     end -= 2;
   }
@@ -96,7 +97,7 @@ function toToken(text: string, start: number, rawEnd: number, index: number): To
   const caps = word.length > 1 && !(second >= 97 && second <= 122) && word === word.toUpperCase();
   const title = TITLES.has(lower);
   // Keep the dot of an initial or title (`F.`, `Dr.`) so the run continues after it.
-  const keepDot = dotted && possessive === null && (initial || title);
+  const keepDot = dotted && !possessive && (initial || title);
   const t = TOKENS[index] ?? (TOKENS[index] = { start, end, lower, cls: 'unknown', initial, caps, title });
   t.start = start;
   t.end = keepDot ? end + 1 : end;
@@ -200,11 +201,10 @@ function decideRun(text: string, run: RunOf, out: FilterMatch[], budget: { nlp: 
     while (j + 1 < to && j - i < 3 && surnameLike(all[j + 1] as Token)) j++;
     const hasSurname = j > i;
     // The surnames are all[i + 1 .. j].
-    const before = t.caps || t.title || t.initial ? '' : text.slice(Math.max(0, t.start - 24), t.start);
     let name = false;
     if (t.caps || t.title || t.initial) {
       name = false;
-    } else if (STRONG_TRIGGER.test(before)) {
+    } else if (strongTriggerBefore(text, t.start)) {
       name = t.cls !== 'common' || hasSurname;
     } else if (t.cls === 'first' || t.cls === 'last') {
       name = true;
@@ -216,7 +216,7 @@ function decideRun(text: string, run: RunOf, out: FilterMatch[], budget: { nlp: 
       name = hasSurname && (j > i + 1 || (all[i + 1] as Token).cls !== 'ambiguous');
     } else if (t.cls === 'unknown' && someIn(all, i + 1, j, (w) => w.cls === 'last' || w.cls === 'first')) {
       name = true;
-    } else if (t.cls === 'unknown' && WEAK_TRIGGER.test(before)) {
+    } else if (t.cls === 'unknown' && weakTriggerBefore(text, t.start)) {
       name = true;
     } else if (
       t.cls === 'unknown' &&

@@ -1,6 +1,7 @@
 import { findPhoneNumbersInText, type CountryCode } from 'libphonenumber-js/max';
 import type { Filter, FilterMatch } from '../types.js';
 import { BUILTIN_LABELS } from '../labels.js';
+import { DigitCount } from '../regex.js';
 import { jsSpans, windowsAround } from '../text-windows.js';
 
 /**
@@ -29,7 +30,9 @@ const DOTTED_QUAD = /^\d{1,3}\.\d{1,3}\.\d{1,3}\.\d{1,3}$/;
 export const phoneFilter: Filter = {
   id: 'phone',
   label: LABEL,
-  find(text: string): FilterMatch[] {
+  find(text: string, digits = new DigitCount(text)): FilterMatch[] {
+    // An anchor holds seven digits and anchors do not overlap: a text with fewer skips the scan.
+    if (!digits.atLeast(7)) return [];
     // Seven digits at least (no valid number is shorter), and not a dotted quad (an IP).
     const anchors = jsSpans(ANCHOR, text).filter(([s, e]) => {
       const run = text.slice(s, e);
