@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import swagger from '@fastify/swagger';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
@@ -45,6 +46,8 @@ import { asyncStdout, type BatchedLogDestination } from './observability/log-des
 import { RequestLogController } from './http/request-log.js';
 import { recordRefusedCall } from './http/refused-calls.js';
 import type { App } from './http/types.js';
+import { LeanRoutes } from './http/edge/lean-routes.js';
+import { modelCallEdge } from './http/edge/model-call-edge.js';
 import type { Services } from './services.js';
 
 export const API_PREFIX = '/api/v1';
@@ -132,6 +135,9 @@ function trustedProxies(
   return typeof trust === 'number' ? (_address, hop) => hop < trust : trust;
 }
 
+/** Every request's id (both edges). */
+const genReqId = (): string => `req_${randomUUID()}`;
+
 export async function buildApp(options: BuildAppOptions): Promise<FastifyInstance> {
   const { services } = options;
   const logging = loggerOptions(options.logger);
@@ -144,7 +150,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     // Model calls log one line (the call-log line, or a compact one when refused); see request-log.ts.
     logController: new RequestLogController(),
     bodyLimit: options.bodyLimitBytes,
-    genReqId: () => `req_${randomUUID()}`,
+    genReqId,
     return503OnClosing: true,
     forceCloseConnections: false,
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 500 },
@@ -166,7 +172,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     });
   }
   services.callLog.write = (generation) => app.log.info({ call: callLogLine(generation) }, CALL_LOG_MSG);
-  installErrorHandling(app, options.bodyLimitBytes, (request, reply, error) =>
+  const renderError = installErrorHandling(app, options.bodyLimitBytes, (request, reply, error) =>
     recordRefusedCall(services.refusals, request, reply, error),
   );
   installJsonBodyParser(app);
@@ -211,6 +217,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await consoleSsoRoutes(app, services, sso);
   await registerConsole(app, consoleOptions.dir);
   const sessionRoutes = new Set<string>();
+  const leanRoutes = new LeanRoutes();
   app.decorate('sessionRoutes', sessionRoutes);
   await app.register(
     async (api: App) => {
@@ -262,6 +269,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
           responses: { store: services.responses, policy: services.policy },
           keepAliveAfterMs: options.streamKeepAliveAfterMs ?? 2000,
           keepAliveEveryMs: options.streamKeepAliveEveryMs ?? 10_000,
+          leanRoutes,
         });
         generationRoute(s, services.meter);
         countTokensRoute(s, { catalog: services.catalog, policy: services.policy, providers: services.providers });
@@ -269,6 +277,31 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
       for (const ext of options.extensions ?? []) await scope(ext.level, (s) => ext.register(s, services));
     },
     { prefix: API_PREFIX },
+  );
+  // Model calls are served by the lean edge ahead of Fastify's request pipeline (src/http/edge).
+  let closing = false;
+  app.addHook('preClose', (done) => {
+    closing = true;
+    done();
+  });
+  const fastifyListener = app.server.listeners('request')[0] as (req: IncomingMessage, res: ServerResponse) => void;
+  app.server.removeListener('request', fastifyListener);
+  app.server.on(
+    'request',
+    modelCallEdge(
+      {
+        routes: leanRoutes,
+        authenticator: services.authenticator,
+        throttle: authThrottle,
+        bodyLimit: options.bodyLimitBytes,
+        genReqId,
+        log: app.log,
+        renderError,
+        metrics: services.metrics,
+        closing: () => closing,
+      },
+      fastifyListener,
+    ),
   );
   return app;
 }
