@@ -1,3 +1,4 @@
+import { channel } from 'node:diagnostics_channel';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { FastifyBaseLogger } from 'fastify';
 import type { KeyAuthenticator } from '../../domain/keys/authenticator.js';
@@ -14,6 +15,13 @@ import { EdgeReply, EdgeRequest } from './edge-exchange.js';
 import type { LeanRoute, LeanRoutes } from './lean-routes.js';
 
 type Listener = (req: IncomingMessage, res: ServerResponse) => void;
+
+/**
+ * Published (with the request) as a lean route's handler starts, the lean edge's counterpart of
+ * Fastify's `tracing:fastify.request.handler:start`; for measurement (bench/gateway-bench/step-stamps.ts).
+ */
+export const LEAN_HANDLER_CHANNEL = 'switchyard:lean-edge:handler';
+const handlerStart = channel(LEAN_HANDLER_CHANNEL);
 
 export interface ModelCallEdgeOptions {
   routes: LeanRoutes;
@@ -121,6 +129,7 @@ function serve(options: ModelCallEdgeOptions, { route, req, res, key, startedAt 
       fail(valid.error);
       return;
     }
+    if (handlerStart.hasSubscribers) handlerStart.publish(request);
     let answered: Promise<unknown>;
     try {
       answered = route.handler(request, reply);
