@@ -118,13 +118,14 @@ function serve(options: ModelCallEdgeOptions, { route, req, res, key, startedAt 
       fail(error);
       return;
     }
+    let valid: ReturnType<LeanRoute['validate']>;
     try {
       request.body = readJsonBody(text);
-    } catch (parseError) {
-      fail(parseError as Error);
+      valid = route.validate(request.body);
+    } catch (refused) {
+      fail(refused as Error);
       return;
     }
-    const valid = route.validate(request.body);
     if (valid !== true) {
       fail(valid.error);
       return;
