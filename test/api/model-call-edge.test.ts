@@ -1,18 +1,12 @@
 import assert from 'node:assert/strict';
 import { subscribe, unsubscribe } from 'node:diagnostics_channel';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { request } from 'node:http';
 import { connect } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { FastifyInstance } from 'fastify';
-import { loadServerConfig } from '../../src/config/env.js';
 import { generateToken } from '../../src/domain/keys/tokens.js';
-import { startServer, type RunningServer } from '../../src/server.js';
-import { startFakeUpstream, type FakeUpstream } from '../fake-upstream/index.js';
-import { tempSqlitePath } from '../harness/env.js';
-import { startGateway, testCatalog, type GatewayHarness } from '../support/gateway.js';
+import type { FakeUpstream } from '../fake-upstream/index.js';
+import { startGateway, type GatewayHarness } from '../support/gateway.js';
 import { call } from '../support/server.js';
 
 /**
@@ -46,11 +40,9 @@ const masked = (body: string): string =>
 
 describe('the lean model-call edge answers as Fastify does', () => {
   const lines: Line[] = [];
-  const sqlite = tempSqlitePath();
-  const dir = mkdtempSync(join(tmpdir(), 'switchyard-edge-'));
-  const managementToken = generateToken();
+  let gw: GatewayHarness;
+  let managementToken: string;
   let fake: FakeUpstream;
-  let running: RunningServer;
   let api: string;
   let apiKey: string;
   let handled = 0;
@@ -128,33 +120,23 @@ describe('the lean model-call edge answers as Fastify does', () => {
 
   before(async () => {
     subscribe('fastify.initialization', onInit);
-    fake = await startFakeUpstream();
-    writeFileSync(join(dir, 'catalog.json'), JSON.stringify(testCatalog(fake.url)));
-    const config = loadServerConfig({
-      PORT: '0',
-      HOST: '127.0.0.1',
-      SWITCHYARD_DATABASE_URL: `sqlite:${sqlite.path}`,
-      SWITCHYARD_MANAGEMENT_KEY: managementToken,
-      SWITCHYARD_CONFIG: join(dir, 'catalog.json'),
-      SWITCHYARD_BODY_LIMIT_BYTES: String(BODY_LIMIT),
-      SWITCHYARD_AUTH_FAILURE_LIMIT: '3',
-      SWITCHYARD_AUTH_FAILURE_DELAY_MS: '20',
-    });
     const stream = { write: (line: string) => void lines.push(JSON.parse(line) as Line) };
-    running = await startServer({ config, logger: { level: 'info', stream } });
-    api = `${running.url}/api/v1`;
-    const created = await call<{ key: string }>({ api }, 'POST', '/keys', {
-      token: managementToken,
-      body: { name: 'edge' },
+    gw = await startGateway({
+      dialect: 'sqlite',
+      logger: { level: 'info', stream },
+      env: {
+        SWITCHYARD_BODY_LIMIT_BYTES: String(BODY_LIMIT),
+        SWITCHYARD_AUTH_FAILURE_LIMIT: '3',
+        SWITCHYARD_AUTH_FAILURE_DELAY_MS: '20',
+      },
     });
-    apiKey = created.body.key;
+    ({ api, managementToken } = gw.server);
+    fake = gw.fake;
+    apiKey = gw.apiKey;
   });
   after(async () => {
     unsubscribe('fastify.initialization', onInit);
-    await running.close();
-    await fake.close();
-    rmSync(dir, { recursive: true, force: true });
-    sqlite.cleanup();
+    await gw.close();
   });
 
   it('serves a JSON call with a trailing slash and a query string as Fastify does', async () => {
