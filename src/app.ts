@@ -284,7 +284,10 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     closing = true;
     done();
   });
-  const fastifyListener = app.server.listeners('request')[0] as (req: IncomingMessage, res: ServerResponse) => void;
+  const listeners = app.server.listeners('request');
+  // Fastify's own listener is the server's only one: the lean edge takes its place and calls it.
+  if (listeners.length !== 1) throw new Error(`expected Fastify's one 'request' listener, found ${listeners.length}`);
+  const fastifyListener = listeners[0] as (req: IncomingMessage, res: ServerResponse) => void;
   app.server.removeListener('request', fastifyListener);
   app.server.on(
     'request',

@@ -180,6 +180,15 @@ describe('the lean model-call edge answers as Fastify does', () => {
     assert.ok(unknownModel.status >= 400 && unknownModel.status < 500);
   });
 
+  it('reads the JSON content type in the spellings Fastify reads it', async () => {
+    for (const type of [
+      'application/json; charset=utf-8',
+      'application/json;charset=utf-8',
+      'Application/JSON; charset=UTF-8',
+    ])
+      assert.equal((await sameOnBothEdges('/chat/completions', { body: chatBody(), type })).status, 200, type);
+  });
+
   it('drops a __proto__ key as Fastify does', async () => {
     const body = `{"__proto__":{"polluted":true},"model":"openai/gpt-test","messages":[{"role":"user","content":"x"}]}`;
     assert.equal((await sameOnBothEdges('/chat/completions', { body })).status, 200);
