@@ -1,5 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import type { IncomingMessage, ServerResponse } from 'node:http';
 import swagger from '@fastify/swagger';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
@@ -47,7 +46,7 @@ import { RequestLogController } from './http/request-log.js';
 import { recordRefusedCall } from './http/refused-calls.js';
 import type { App } from './http/types.js';
 import { LeanRoutes } from './http/edge/lean-routes.js';
-import { modelCallEdge } from './http/edge/model-call-edge.js';
+import { installModelCallEdge } from './http/edge/install.js';
 import type { Services } from './services.js';
 
 export const API_PREFIX = '/api/v1';
@@ -279,32 +278,14 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     { prefix: API_PREFIX },
   );
   // Model calls are served by the lean edge ahead of Fastify's request pipeline (src/http/edge).
-  let closing = false;
-  app.addHook('preClose', (done) => {
-    closing = true;
-    done();
+  installModelCallEdge(app, {
+    routes: leanRoutes,
+    authenticator: services.authenticator,
+    throttle: authThrottle,
+    bodyLimit: options.bodyLimitBytes,
+    genReqId,
+    renderError,
+    metrics: services.metrics,
   });
-  const listeners = app.server.listeners('request');
-  // Fastify's own listener is the server's only one: the lean edge takes its place and calls it.
-  if (listeners.length !== 1) throw new Error(`expected Fastify's one 'request' listener, found ${listeners.length}`);
-  const fastifyListener = listeners[0] as (req: IncomingMessage, res: ServerResponse) => void;
-  app.server.removeListener('request', fastifyListener);
-  app.server.on(
-    'request',
-    modelCallEdge(
-      {
-        routes: leanRoutes,
-        authenticator: services.authenticator,
-        throttle: authThrottle,
-        bodyLimit: options.bodyLimitBytes,
-        genReqId,
-        log: app.log,
-        renderError,
-        metrics: services.metrics,
-        closing: () => closing,
-      },
-      fastifyListener,
-    ),
-  );
   return app;
 }
