@@ -45,6 +45,8 @@ import { asyncStdout, type BatchedLogDestination } from './observability/log-des
 import { RequestLogController } from './http/request-log.js';
 import { recordRefusedCall } from './http/refused-calls.js';
 import type { App } from './http/types.js';
+import { LeanRoutes } from './http/edge/lean-routes.js';
+import { installModelCallEdge } from './http/edge/install.js';
 import type { Services } from './services.js';
 
 export const API_PREFIX = '/api/v1';
@@ -132,6 +134,9 @@ function trustedProxies(
   return typeof trust === 'number' ? (_address, hop) => hop < trust : trust;
 }
 
+/** Every request's id (both edges). */
+const genReqId = (): string => `req_${randomUUID()}`;
+
 export async function buildApp(options: BuildAppOptions): Promise<FastifyInstance> {
   const { services } = options;
   const logging = loggerOptions(options.logger);
@@ -144,7 +149,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     // Model calls log one line (the call-log line, or a compact one when refused); see request-log.ts.
     logController: new RequestLogController(),
     bodyLimit: options.bodyLimitBytes,
-    genReqId: () => `req_${randomUUID()}`,
+    genReqId,
     return503OnClosing: true,
     forceCloseConnections: false,
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 500 },
@@ -166,7 +171,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     });
   }
   services.callLog.write = (generation) => app.log.info({ call: callLogLine(generation) }, CALL_LOG_MSG);
-  installErrorHandling(app, options.bodyLimitBytes, (request, reply, error) =>
+  const renderError = installErrorHandling(app, options.bodyLimitBytes, (request, reply, error) =>
     recordRefusedCall(services.refusals, request, reply, error),
   );
   installJsonBodyParser(app);
@@ -211,6 +216,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await consoleSsoRoutes(app, services, sso);
   await registerConsole(app, consoleOptions.dir);
   const sessionRoutes = new Set<string>();
+  const leanRoutes = new LeanRoutes();
   app.decorate('sessionRoutes', sessionRoutes);
   await app.register(
     async (api: App) => {
@@ -262,6 +268,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
           responses: { store: services.responses, policy: services.policy },
           keepAliveAfterMs: options.streamKeepAliveAfterMs ?? 2000,
           keepAliveEveryMs: options.streamKeepAliveEveryMs ?? 10_000,
+          leanRoutes,
         });
         generationRoute(s, services.meter);
         countTokensRoute(s, { catalog: services.catalog, policy: services.policy, providers: services.providers });
@@ -270,5 +277,15 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     },
     { prefix: API_PREFIX },
   );
+  // Model calls are served by the lean edge ahead of Fastify's request pipeline (src/http/edge).
+  installModelCallEdge(app, {
+    routes: leanRoutes,
+    authenticator: services.authenticator,
+    throttle: authThrottle,
+    bodyLimit: options.bodyLimitBytes,
+    genReqId,
+    renderError,
+    metrics: services.metrics,
+  });
   return app;
 }

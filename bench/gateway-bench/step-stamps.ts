@@ -8,8 +8,8 @@
  * per request body length (the benchmark's JSON and streamed bodies differ by one byte, `false`
  * against `true`), the p50 and p25 in µs after the server's 'request' event of: `gap` (from the
  * previous answer's `end()` returning to this request's event: the client's turnaround, plus any
- * work of the server's that the request waited for), `handler` (Fastify's handler starts: routing,
- * hooks, body parsing, validation done), undici's `create`, `sendHeaders`, `bodySent` (the
+ * work of the server's that the request waited for), `handler` (the route's handler starts, on
+ * Fastify or on Switchyard's lean model-call edge: routing, auth, body parsing, validation done), undici's `create`, `sendHeaders`, `bodySent` (the
  * upstream request made, written, its body written), `upHeaders`, `upDone` (the upstream answer's
  * headers, its end), `firstWrite` (the first answer bytes handed to node:http), `endCall` and
  * `endDone` (the answer's `end()` called and returned), `tail` (from `endDone` to the end of the
@@ -62,6 +62,8 @@ const mark = (step: Step) => () => {
   if (current !== null && current[step] === undefined) current[step] = nowUs() - current.t0;
 };
 subscribe('tracing:fastify.request.handler:start', mark('handler'));
+// The lean model-call edge's handler (src/http/edge/model-call-edge.ts, LEAN_HANDLER_CHANNEL).
+subscribe('switchyard:lean-edge:handler', mark('handler'));
 subscribe('undici:request:create', mark('create'));
 subscribe('undici:client:sendHeaders', mark('sendHeaders'));
 subscribe('undici:request:bodySent', mark('bodySent'));

@@ -1,5 +1,4 @@
 import type { ServerResponse } from 'node:http';
-import type { FastifyReply } from 'fastify';
 
 type AbortListener = ((event: Event) => unknown) | { handleEvent(event: Event): unknown };
 
@@ -88,7 +87,7 @@ function onResponseClose(this: WithSignal): void {
 }
 
 /** Aborts the call's signal when the client goes away before the answer is complete. */
-export function abortOnDisconnect(reply: FastifyReply): ClientAbortSignal {
+export function abortOnDisconnect(reply: { readonly raw: ServerResponse }): ClientAbortSignal {
   const signal = new ClientAbortSignal();
   const raw: WithSignal = reply.raw;
   raw[SIGNAL] = signal;

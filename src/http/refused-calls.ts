@@ -1,4 +1,4 @@
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { CallReply, CallRequest } from './call-exchange.js';
 import { callerOf } from './caller.js';
 import type { RefusalRecorder } from '../domain/accounting/refusal-recorder.js';
 import type { ApiType } from '../domain/accounting/types.js';
@@ -38,8 +38,8 @@ function modelOf(body: unknown): string {
  */
 export function recordRefusedCall(
   recorder: RefusalRecorder,
-  request: FastifyRequest,
-  reply: FastifyReply,
+  request: CallRequest,
+  reply: CallReply,
   error: GatewayError,
 ): void {
   const key = request.principal as KeyRecord | null;

@@ -1,4 +1,5 @@
 import { LogController, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
+import type { CallReply, CallRequest } from './call-exchange.js';
 import { lazyChildLogger } from './lazy-request-logger.js';
 
 declare module 'fastify' {
@@ -50,18 +51,23 @@ export class RequestLogController extends LogController {
   }
 
   override requestCompleted(error: Error | null | undefined, request: FastifyRequest, reply: FastifyReply): void {
-    if (request.modelCall !== true) {
-      super.requestCompleted(error, request, reply);
-      return;
-    }
-    if (reply.hasHeader(GENERATION_ID_HEADER)) return;
-    const line = {
-      method: request.method,
-      path: pathOf(request.url),
-      status: reply.statusCode,
-      responseTime: reply.elapsedTime,
-    };
-    if (error) request.log.error({ ...line, err: error }, REFUSED_CALL_MSG);
-    else request.log.info(line, REFUSED_CALL_MSG);
+    if (request.modelCall !== true) super.requestCompleted(error, request, reply);
+    else modelCallCompleted(error, request, reply);
   }
+}
+
+/**
+ * The end of a model call's answer as logged: nothing for an accepted call (its call-log line is
+ * written when it settles), else the one "model call refused" line. Both edges call it.
+ */
+export function modelCallCompleted(error: Error | null | undefined, request: CallRequest, reply: CallReply): void {
+  if (reply.hasHeader(GENERATION_ID_HEADER)) return;
+  const line = {
+    method: request.method,
+    path: pathOf(request.url),
+    status: reply.statusCode,
+    responseTime: reply.elapsedTime,
+  };
+  if (error) request.log.error({ ...line, err: error }, REFUSED_CALL_MSG);
+  else request.log.info(line, REFUSED_CALL_MSG);
 }

@@ -1,8 +1,9 @@
-import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { CallKind } from '../canonical/index.js';
 import type { Gateway } from '../gateway/gateway.js';
+import type { CallReply, CallRequest } from './call-exchange.js';
 import { callerOf } from './caller.js';
 import { abortOnDisconnect } from './client-abort.js';
+import type { LeanRoutes } from './edge/lean-routes.js';
 import type { StoredResponsesDeps } from './routes/stored-responses.js';
 import type { Codec } from '../wire/codec.js';
 import { JsonSink } from './sinks/json-sink.js';
@@ -12,6 +13,8 @@ export interface ModelCallOptions extends StreamTiming {
   gateway: Gateway;
   /** Stored Responses (`store`, `previous_response_id`, GET/DELETE /responses/{id}); absent: stateless. */
   responses?: StoredResponsesDeps;
+  /** The lean model-call edge's routes (src/http/edge): each route is added there too. */
+  leanRoutes?: LeanRoutes;
 }
 
 /**
@@ -25,12 +28,12 @@ export const SINK_ROUTE = { answeredBySink: true } as const;
  * call, and answer through a JSON or SSE sink in the codec's format. A refusal before the call
  * was accepted rejects (the error handler renders it); everything after is the sink's.
  */
-export async function serveModelCall<K extends CallKind, Body>(
+export async function serveModelCall<K extends CallKind, Body, Reply extends CallReply>(
   codec: Codec<K, Body>,
   options: ModelCallOptions,
-  request: FastifyRequest & { body: Body },
-  reply: FastifyReply,
-): Promise<FastifyReply> {
+  request: CallRequest & { body: Body },
+  reply: Reply,
+): Promise<Reply> {
   const decoded = codec.decode(request.body);
   // The decoded call's fields by name, not `...decoded`: V8 builds `{ ...a, b, c }` by copying `a`
   // and then adding each further field, growing (and reallocating) the object as it goes; a

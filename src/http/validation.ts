@@ -34,14 +34,31 @@ const textAjv = makeAjv('array');
  * same checks and the same errors, only later.
  */
 export const validatorCompiler: FastifySchemaCompiler<unknown> = ({ schema, httpPart }) => {
-  let compiled: ((data: unknown) => true | { error: GatewayError }) | null = null;
+  if (httpPart === 'body' && typeof schema === 'object' && schema !== null) return bodyValidator(schema);
+  let compiled: Validator | null = null;
   return (data: unknown) => (compiled ??= compileValidator(schema, httpPart))(data);
 };
 
-function compileValidator(
-  schema: unknown,
-  httpPart: string | undefined,
-): (data: unknown) => true | { error: GatewayError } {
+/** A validator's answer: `true`, or the 400 naming the first violation. */
+export type Validator = (data: unknown) => true | { error: GatewayError };
+
+const bodyValidators = new WeakMap<object, Validator>();
+
+/**
+ * The validator of a request body schema, compiled on first use, one per schema object: Fastify's
+ * route and the lean model-call edge (src/http/edge) validate a body with the same function.
+ */
+export function bodyValidator(schema: object): Validator {
+  let validator = bodyValidators.get(schema);
+  if (validator === undefined) {
+    let compiled: Validator | null = null;
+    validator = (data: unknown) => (compiled ??= compileValidator(schema, 'body'))(data);
+    bodyValidators.set(schema, validator);
+  }
+  return validator;
+}
+
+function compileValidator(schema: unknown, httpPart: string | undefined): Validator {
   const ajv = httpPart === 'body' ? bodyAjv : textAjv;
   const validate: ValidateFunction = ajv.compile(boundIntegers(schema) as object);
   // `true` keeps the value Fastify holds (Ajv applies defaults in place): no result object per request.

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startFakeUpstream, type FakeUpstream } from '../fake-upstream/index.js';
 import type { Clock } from '../../src/domain/common/clock.js';
-import { startTestServer, type TestDialect, type TestServer } from './server.js';
+import { startTestServer, type TestDialect, type TestServer, type TestServerOptions } from './server.js';
 
 /** Prices (USD per token) of the test catalog, so tests can assert costs exactly. */
 export const PRICES = {
@@ -86,6 +86,7 @@ export async function startGateway(options: {
   env?: Record<string, string>;
   catalog?: (fakeUrl: string) => Record<string, unknown>;
   clock?: Clock;
+  logger?: TestServerOptions['logger'];
 }): Promise<GatewayHarness> {
   const fake = await startFakeUpstream();
   const dir = mkdtempSync(join(tmpdir(), 'switchyard-config-'));
@@ -94,6 +95,7 @@ export async function startGateway(options: {
   const server = await startTestServer({
     dialect: options.dialect,
     clock: options.clock,
+    logger: options.logger,
     env: { SWITCHYARD_CONFIG: configPath, ...options.env },
   });
   const res = await fetch(`${server.api}/keys`, {

@@ -45,6 +45,8 @@ export interface TestServerOptions {
   env?: Record<string, string>;
   clock?: Clock;
   extensions?: StartOptions['extensions'];
+  /** The server's pino options (default: no logging). */
+  logger?: StartOptions['logger'];
 }
 
 /** Starts the real server on a loopback port over a fresh database. */
@@ -60,7 +62,12 @@ export async function startTestServer(options: TestServerOptions): Promise<TestS
     ...(db.url.startsWith('sqlite:') ? {} : { SWITCHYARD_LEDGER_JOURNAL_DIR: tmpdir() }),
     ...options.env,
   });
-  const running = await startServer({ config, clock: options.clock, logger: false, extensions: options.extensions });
+  const running = await startServer({
+    config,
+    clock: options.clock,
+    logger: options.logger ?? false,
+    extensions: options.extensions,
+  });
   return {
     url: running.url,
     api: `${running.url}/api/v1`,

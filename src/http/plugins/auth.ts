@@ -1,3 +1,4 @@
+import type { IncomingHttpHeaders } from 'node:http';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { errors } from '../../errors/index.js';
 import type { KeyAuthenticator } from '../../domain/keys/authenticator.js';
@@ -98,6 +99,32 @@ function sessionKey(request: FastifyRequest, sessions: ConsoleSessions): Promise
 
 const GUARDED = Object.freeze({ guarded: true });
 const UNGUARDED = Object.freeze({ guarded: false });
+
+/** An outcome of the authenticator as the model-call ('api') scope admits it: the key, or null for a refusal. */
+const apiKeyOrNull = (outcome: KeyRecord | Error): KeyRecord | null =>
+  outcome instanceof Error || !admits('api', outcome.kind) ? null : outcome;
+const refused = (): null => null;
+
+/**
+ * The lean model-call edge's admission (src/http/edge): the API key a request's credential
+ * authenticates, decided by the same authenticator and rules as the model-call scope's hook below
+ * for an address the failed-authentication throttle does not hold (the edge checks that first);
+ * null for every credential the hook would refuse. The edge hands a refused request to Fastify,
+ * whose hook then answers it, counts the failure against the address and applies the throttle.
+ */
+export function admittedApiKey(
+  headers: IncomingHttpHeaders,
+  authenticator: KeyAuthenticator,
+): KeyRecord | null | Promise<KeyRecord | null> {
+  let token: string;
+  try {
+    token = bearerToken({ headers });
+  } catch {
+    return null;
+  }
+  const outcome = authenticator.authenticateNow(token, UNGUARDED);
+  return outcome instanceof Promise ? outcome.then(apiKeyOrNull, refused) : apiKeyOrNull(outcome);
+}
 
 type Done = (error?: Error) => void;
 

@@ -1,7 +1,8 @@
-import type { FastifyContextConfig, FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyContextConfig, FastifyError, FastifyInstance } from 'fastify';
 import { errors, isGatewayError, renderAnthropicError, renderError, type GatewayError } from '../../errors/index.js';
 import { isStoreUnavailable } from '../../store/unavailable.js';
 import { isRefusedValue } from '../../store/refused-value.js';
+import type { CallReply, CallRequest } from '../call-exchange.js';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -14,7 +15,7 @@ declare module 'fastify' {
 }
 
 /** An error's body in the shape the request's route asks for. */
-export function errorBody(request: Pick<FastifyRequest, 'routeOptions'>, error: GatewayError): object {
+export function errorBody(request: Pick<CallRequest, 'routeOptions'>, error: GatewayError): object {
   // Errors of the router itself (no route matched) may come without a route's config.
   const options = request.routeOptions as { config?: FastifyContextConfig } | undefined;
   return options?.config?.errorShape === 'anthropic' ? renderAnthropicError(error) : renderError(error);
@@ -50,10 +51,14 @@ function fromFastify(error: FastifyError, bodyLimit: number): GatewayError {
   return errors.internal(error);
 }
 
-type ErrorRenderer = (raw: FastifyError | GatewayError | Error, request: FastifyRequest, reply: FastifyReply) => void;
+/**
+ * Renders an error as the response. Both edges call the same one: Fastify's error handler and the
+ * lean model-call edge (src/http/edge), after the route's `onError` work.
+ */
+export type ErrorRenderer = (raw: FastifyError | GatewayError | Error, request: CallRequest, reply: CallReply) => void;
 
 /** Told of every error answered on a model-call route (a refused call is recorded from it). */
-export type ModelCallErrorHook = (request: FastifyRequest, reply: FastifyReply, error: GatewayError) => void;
+export type ModelCallErrorHook = (request: CallRequest, reply: CallReply, error: GatewayError) => void;
 
 /** Renders any error as the envelope: the one place errors become responses. */
 function errorRenderer(bodyLimit: number, onModelCallError?: ModelCallErrorHook): ErrorRenderer {
@@ -79,15 +84,21 @@ export function frameworkErrors(bodyLimit: number): ErrorRenderer {
   return errorRenderer(bodyLimit);
 }
 
+/**
+ * The error renderer as the app's error handler, and the envelope's 404 for unmatched routes.
+ * Returns the renderer, for the lean model-call edge to render its errors with the same one.
+ */
 export function installErrorHandling(
   app: FastifyInstance,
   bodyLimit: number,
   onModelCallError?: ModelCallErrorHook,
-): void {
-  app.setErrorHandler(errorRenderer(bodyLimit, onModelCallError));
+): ErrorRenderer {
+  const render = errorRenderer(bodyLimit, onModelCallError);
+  app.setErrorHandler(render);
 
   app.setNotFoundHandler((request, reply) => {
     const error = errors.routeNotFound(request.method, request.url.split('?')[0] ?? '');
     void reply.code(404).send(renderError(error));
   });
+  return render;
 }

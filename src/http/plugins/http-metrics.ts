@@ -1,5 +1,16 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
+import type { CallReply } from '../call-exchange.js';
 import { UNMATCHED_ROUTE, recordHttp, type Metrics } from '../../observability/metrics.js';
+
+/** Counts one answer of the route `pattern` (both edges: this module's hook and the lean model-call edge). */
+export function recordRouteAnswer(
+  metrics: Metrics,
+  pattern: string,
+  method: string,
+  reply: Pick<CallReply, 'statusCode' | 'elapsedTime'>,
+): void {
+  recordHttp(metrics.httpSeries(pattern, method, reply.statusCode), reply.elapsedTime / 1000);
+}
 
 type OnResponse = (request: FastifyRequest, reply: FastifyReply, done: () => void) => void;
 
@@ -13,7 +24,7 @@ export function installHttpMetrics(app: FastifyInstance, metrics: Metrics): void
   app.addHook('onRoute', (route: RouteOptions) => {
     const pattern = route.url;
     const hook: OnResponse = (request, reply, done) => {
-      recordHttp(metrics.httpSeries(pattern, request.method, reply.statusCode), reply.elapsedTime / 1000);
+      recordRouteAnswer(metrics, pattern, request.method, reply);
       done();
     };
     const existing = route.onResponse;

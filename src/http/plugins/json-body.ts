@@ -31,24 +31,39 @@ export function nestedTooDeep(value: unknown, depth = 1): boolean {
   return false;
 }
 
-/** `application/json` parser: an empty body on a POST without payload (e.g. rotate) is no body, not malformed JSON. */
+/**
+ * A JSON request body's value: undefined for an empty body (a POST without payload, e.g. rotate,
+ * is no body, not malformed JSON); throws a 400 for nesting deeper than `MAX_JSON_DEPTH`, and
+ * JSON.parse's SyntaxError for malformed text (rendered as a 400). Both edges parse with it: the
+ * `application/json` parser below and the lean model-call edge (src/http/edge).
+ */
+export function readJsonBody(text: string): unknown {
+  if (text.trim() === '') return undefined;
+  let value: unknown;
+  try {
+    value = parseJsonBody(text);
+  } catch (error) {
+    // JSON.parse with a reviver recurses: thousands of levels overflow the stack before the
+    // depth check can run. That is the client's nesting, not a server fault.
+    if (error instanceof RangeError) throw tooDeep();
+    throw error instanceof Error ? error : new Error(String(error));
+  }
+  if (nestedTooDeep(value)) throw tooDeep();
+  return value;
+}
+
+const tooDeep = (): Error => errors.invalidRequest(`JSON body nests deeper than ${MAX_JSON_DEPTH} levels`);
+
+/** The `application/json` parser (`readJsonBody`). */
 export function installJsonBodyParser(app: FastifyInstance): void {
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (_request, body, done) => {
-    const text = typeof body === 'string' ? body : body.toString('utf8');
-    if (text.trim() === '') return done(null, undefined);
+    let value: unknown;
     try {
-      const value = parseJsonBody(text);
-      if (nestedTooDeep(value)) {
-        return done(errors.invalidRequest(`JSON body nests deeper than ${MAX_JSON_DEPTH} levels`), undefined);
-      }
-      done(null, value);
+      value = readJsonBody(typeof body === 'string' ? body : body.toString('utf8'));
     } catch (error) {
-      // JSON.parse with a reviver recurses: thousands of levels overflow the stack before the
-      // depth check can run. That is the client's nesting, not a server fault.
-      if (error instanceof RangeError) {
-        return done(errors.invalidRequest(`JSON body nests deeper than ${MAX_JSON_DEPTH} levels`), undefined);
-      }
-      done(error instanceof Error ? error : new Error(String(error)), undefined);
+      done(error as Error, undefined);
+      return;
     }
+    done(null, value);
   });
 }

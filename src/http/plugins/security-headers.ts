@@ -1,4 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
+import type { CallReply } from '../call-exchange.js';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -37,7 +38,7 @@ type OnSend = (
 
 type OnError = (request: FastifyRequest, reply: FastifyReply, error: Error, done: () => void) => void;
 
-const common = (reply: FastifyReply): void => {
+const common = (reply: Pick<CallReply, 'header'>): void => {
   reply.header('x-content-type-options', API_HEADERS['x-content-type-options']);
   reply.header('referrer-policy', API_HEADERS['referrer-policy']);
   reply.header('x-frame-options', API_HEADERS['x-frame-options']);
@@ -53,7 +54,8 @@ export function installConsoleHeaders(scope: FastifyInstance): void {
   scope.addHook('onSend', onSend);
 }
 
-const apiHeaders = (reply: FastifyReply): void => {
+/** `API_HEADERS` on `reply`, keeping a `cache-control` the route set (both edges' error answers take it). */
+export const apiHeaders = (reply: Pick<CallReply, 'header' | 'hasHeader'>): void => {
   common(reply);
   if (!reply.hasHeader('cache-control')) reply.header('cache-control', API_HEADERS['cache-control']);
 };

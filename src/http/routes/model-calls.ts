@@ -4,7 +4,8 @@ import { chatCompletionsCodec } from '../../wire/openai-chat/inbound.js';
 import { completionsCodec } from '../../wire/openai-completions/inbound.js';
 import { messagesCodec } from '../../wire/anthropic-messages/inbound/codec.js';
 import { errorResponses } from '../schemas/common.js';
-import { serveModelCall, SINK_ROUTE, type ModelCallOptions } from '../serve-model-call.js';
+import { serveModelCall, type ModelCallOptions } from '../serve-model-call.js';
+import { sinkRoute } from './sink-route.js';
 import { openAiSurfaceRoutes } from './openai-surfaces.js';
 import type { App } from '../types.js';
 
@@ -19,35 +20,37 @@ export function modelCallRoutes(parent: App, options: ModelCallOptions): void {
 function modelCallScope(app: App, options: ModelCallOptions): void {
   markModelCallScope(app);
   const responses = errorResponses(400, 401, 402, 403, 404, 408, 413, 429, 500, 502, 503);
-  app.post('/chat/completions', {
-    config: SINK_ROUTE,
+  const lean = options.leanRoutes;
+  sinkRoute(app, lean, {
+    url: '/chat/completions',
     schema: {
       tags: ['Model calls'],
       operationId: 'sendChatCompletionRequest',
       body: ChatRequestSchema,
       response: responses,
     },
-    handler: (request, reply) => serveModelCall(chatCompletionsCodec, options, request, reply),
+    serve: (request, reply) => serveModelCall(chatCompletionsCodec, options, request, reply),
   });
-  app.post('/completions', {
-    config: SINK_ROUTE,
+  sinkRoute(app, lean, {
+    url: '/completions',
     schema: {
       tags: ['Model calls'],
       operationId: 'createCompletions',
       body: CompletionRequestSchema,
       response: responses,
     },
-    handler: (request, reply) => serveModelCall(completionsCodec, options, request, reply),
+    serve: (request, reply) => serveModelCall(completionsCodec, options, request, reply),
   });
-  app.post('/messages', {
+  sinkRoute(app, lean, {
+    url: '/messages',
     // Anthropic's SDKs parse Anthropic's error body: the error handler renders that shape here.
-    config: { ...SINK_ROUTE, errorShape: 'anthropic' },
+    errorShape: 'anthropic',
     schema: {
       tags: ['Model calls'],
       operationId: 'createMessage',
       body: MessagesRequestSchema,
     },
-    handler: (request, reply) => serveModelCall(messagesCodec(), options, request, reply),
+    serve: (request, reply) => serveModelCall(messagesCodec(), options, request, reply),
   });
   openAiSurfaceRoutes(app, options);
 }

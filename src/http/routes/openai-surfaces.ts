@@ -2,7 +2,8 @@ import { EmbeddingsRequestSchema } from '../../canonical/index.js';
 import { embeddingsCodec } from '../../wire/openai-embeddings/inbound.js';
 import { ResponsesRequestSchema } from '../../wire/openai-responses/schema.js';
 import { errorResponses } from '../schemas/common.js';
-import { serveModelCall, SINK_ROUTE, type ModelCallOptions } from '../serve-model-call.js';
+import { serveModelCall, type ModelCallOptions } from '../serve-model-call.js';
+import { sinkRoute } from './sink-route.js';
 import type { App } from '../types.js';
 import { serveResponses, storedResponseRoutes } from './stored-responses.js';
 
@@ -14,25 +15,25 @@ import { serveResponses, storedResponseRoutes } from './stored-responses.js';
  */
 export function openAiSurfaceRoutes(app: App, options: ModelCallOptions): void {
   const responses = errorResponses(400, 401, 402, 403, 404, 408, 413, 429, 500, 502, 503);
-  app.post('/responses', {
-    config: SINK_ROUTE,
+  sinkRoute(app, options.leanRoutes, {
+    url: '/responses',
     schema: {
       tags: ['Model calls'],
       operationId: 'createResponses',
       body: ResponsesRequestSchema,
       response: responses,
     },
-    handler: (request, reply) => serveResponses(options, options.responses, request, reply),
+    serve: (request, reply) => serveResponses(options, options.responses, request, reply),
   });
   if (options.responses !== undefined) storedResponseRoutes(app, options.responses);
-  app.post('/embeddings', {
-    config: SINK_ROUTE,
+  sinkRoute(app, options.leanRoutes, {
+    url: '/embeddings',
     schema: {
       tags: ['Model calls'],
       operationId: 'createEmbeddings',
       body: EmbeddingsRequestSchema,
       response: responses,
     },
-    handler: (request, reply) => serveModelCall(embeddingsCodec(), options, request, reply),
+    serve: (request, reply) => serveModelCall(embeddingsCodec(), options, request, reply),
   });
 }

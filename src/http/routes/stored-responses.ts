@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox';
-import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { KeyRecord } from '../../domain/keys/types.js';
+import type { CallReply, CallRequest } from '../call-exchange.js';
 import type { ResponseStore } from '../../domain/responses/response-store.js';
 import type { ResponseScope } from '../../domain/responses/types.js';
 import { errors } from '../../errors/index.js';
@@ -34,12 +34,12 @@ function inputItems(input: unknown): unknown[] {
 }
 
 /** `POST /responses`: resolves stored state, decides whether to keep the answer, then runs the call. */
-export async function serveResponses(
+export async function serveResponses<Reply extends CallReply>(
   options: ModelCallOptions,
   deps: StoredResponsesDeps | undefined,
-  request: FastifyRequest & { body: ResponsesRequestBody },
-  reply: FastifyReply,
-): Promise<FastifyReply> {
+  request: CallRequest & { body: ResponsesRequestBody },
+  reply: Reply,
+): Promise<Reply> {
   if (deps === undefined) return serveModelCall(responsesCodec(), options, request, reply);
   const key = request.principal;
   const scope = scopeOf(key);

@@ -1,8 +1,8 @@
-import type { FastifyReply } from 'fastify';
 import type { CallKind } from '../../canonical/index.js';
 import type { GatewayError } from '../../errors/index.js';
 import type { AcceptedCall, AnswerOf, CallSink } from '../../gateway/call.js';
 import type { Codec } from '../../wire/codec.js';
+import type { CallReply } from '../call-exchange.js';
 import { jsonCallHeaders } from './call-headers.js';
 
 /**
@@ -12,7 +12,7 @@ import { jsonCallHeaders } from './call-headers.js';
  */
 export class JsonSink<K extends CallKind> implements CallSink<K> {
   constructor(
-    private readonly reply: FastifyReply,
+    private readonly reply: CallReply,
     private readonly codec: Codec<K, never>,
     call: AcceptedCall,
   ) {

@@ -1,8 +1,8 @@
-import type { FastifyReply } from 'fastify';
 import type { CallKind } from '../../canonical/index.js';
 import type { GatewayError } from '../../errors/index.js';
 import type { AcceptedCall, CallSink, ChunkOf } from '../../gateway/call.js';
 import type { Codec } from '../../wire/codec.js';
+import type { CallReply } from '../call-exchange.js';
 import { errorBody } from '../plugins/error-handler.js';
 import { SseWriter } from '../sse-writer.js';
 import { callHeaders } from './call-headers.js';
@@ -23,7 +23,7 @@ export class SseSink<K extends CallKind> implements CallSink<K> {
   private readonly writer: SseWriter;
 
   constructor(
-    private readonly reply: FastifyReply,
+    private readonly reply: CallReply,
     private readonly codec: Codec<K, never>,
     private readonly call: AcceptedCall,
     timing: StreamTiming,
