@@ -77,11 +77,16 @@ export interface NameTables {
   lex: Map<string, LexClass>;
 }
 
+/** Calls `visit` with every entry of compromise's snapshot and its tag. */
+function eachLexiconEntry(visit: (word: string, cls: LexClass) => void): void {
+  for (const cls of LEX_CLASSES) {
+    for (const word of LEXICON_DATA[cls].split(/[|\n]/)) if (word !== '') visit(word, cls);
+  }
+}
+
 export function nameTables(): NameTables {
   const lex = new Map<string, LexClass>();
-  for (const cls of LEX_CLASSES) {
-    for (const word of LEXICON_DATA[cls].split(/[|\n]/)) if (word !== '') lex.set(word, cls);
-  }
+  eachLexiconEntry((word, cls) => lex.set(word, cls));
   return { first: toSet(SUPPLEMENT_FIRST), last: toSet(SUPPLEMENT_LAST), ambig: toSet(AMBIGUOUS), lex };
 }
 
@@ -108,13 +113,10 @@ export function loadNameLexicon(): Map<string, NameClass> {
   // then `ambiguous`, a name only in context); any other entry has its tag's class.
   const out = new Map<string, NameClass>();
   const people = new Set<string>();
-  for (const cls of LEX_CLASSES) {
-    for (const word of LEXICON_DATA[cls].split(/[|\n]/)) {
-      if (word === '') continue;
-      out.set(word, OF_TAG[cls]);
-      if (cls === 'P') people.add(word);
-    }
-  }
+  eachLexiconEntry((word, cls) => {
+    out.set(word, OF_TAG[cls]);
+    if (cls === 'P') people.add(word);
+  });
   const first = toSet(SUPPLEMENT_FIRST);
   for (const word of new Set([...first, ...toSet(SUPPLEMENT_LAST)])) {
     out.set(word, out.get(word) === 'common' ? 'ambiguous' : first.has(word) ? 'first' : 'last');
