@@ -2,8 +2,9 @@
  * The answer side's per-call work, this build against another build's `dist/` in one process,
  * builds alternated per round: the JSON answer (the upstream's body parsed, `chatResponse`,
  * `relabelAnswer` with its usage and cost, `JSON.stringify`), the stream's usage event (parsed,
- * `chatChunk`, `relabelChunk` with the cost, serialised) and a content event (the same, plus
- * `deltaText` for the usage estimate). The payloads are the gateway benchmark's. Both builds must
+ * `chatChunk`, `relabelChunk` with the cost, serialised), a content event (the same, plus
+ * `deltaText` for the usage estimate) and a stream's response headers (`SseWriter.commit`). The
+ * payloads are the gateway benchmark's. Both builds must
  * write the same bytes (checked first); prints ns per piece (minimum and median over rounds) and
  * the ratio own / base.
  *   node dist/bench/answer-side-bench.js --base /path/to/other/dist [--calls 20000] [--rounds 8]
@@ -24,6 +25,7 @@ interface Build {
   relabelChunk: (chunk: Json, by: { generationId: string; candidate: RouteCandidate }, cost: CallCost | null) => Json;
   costOf: (usage: { prompt_tokens: number; completion_tokens: number }, pricing: Json) => CallCost;
   deltaText: (d: CanonicalDelta) => string;
+  SseWriter: new (res: unknown, options: Json) => { commit(): void };
 }
 
 const values = vsBaseArgs({ calls: 20_000, rounds: 8 });
@@ -36,7 +38,8 @@ async function load(name: string, dist: string): Promise<Build> {
   const relabel = (await import(`${dist}/src/gateway/relabel.js`)) as Pick<Build, 'relabelAnswer' | 'relabelChunk'>;
   const cost = (await import(`${dist}/src/gateway/cost.js`)) as Pick<Build, 'costOf'>;
   const text = (await import(`${dist}/src/canonical/estimate-text.js`)) as Pick<Build, 'deltaText'>;
-  return { name, ...response, ...relabel, ...cost, ...text };
+  const sse = (await import(`${dist}/src/http/sse-writer.js`)) as Pick<Build, 'SseWriter'>;
+  return { name, ...response, ...relabel, ...cost, ...text, ...sse };
 }
 
 const ownDist = new URL('..', import.meta.url).pathname.replace(/\/$/, '');
@@ -51,6 +54,10 @@ const data = (event: string) => event.slice('data: '.length).trim();
 const events = sseEvents();
 const usageText = data(events[events.length - 2] as string);
 const contentText = data(events[3] as string);
+
+const callHeaders = { 'x-request-id': 'req-1', 'x-generation-id': label.generationId };
+/** A response that keeps what `writeHead` was given. */
+const res = { head: '', writeHead: (_status: number, headers: Json) => (res.head = JSON.stringify(headers)) };
 
 /** One piece of the answer side: returns the bytes written, so both builds can be compared. */
 const PIECES: Record<string, (b: Build) => string> = {
@@ -69,6 +76,10 @@ const PIECES: Record<string, (b: Build) => string> = {
     let kept = '';
     for (const choice of chunk.choices) kept = b.deltaText(choice.delta);
     return JSON.stringify(b.relabelChunk(chunk as unknown as Json, label, null)) + kept.slice(0, 0);
+  },
+  'stream headers': (b) => {
+    new b.SseWriter(res, { keepAliveAfterMs: 1, keepAliveEveryMs: 1, headers: callHeaders }).commit();
+    return res.head;
   },
 };
 

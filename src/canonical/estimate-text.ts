@@ -16,9 +16,7 @@ export function messagesText(messages: ChatMessage[]): string {
 /** Text carried by a delta (for usage estimation when the upstream sends none). */
 export function deltaText(d: CanonicalDelta): string {
   let text = (d.content ?? '') + (d.reasoning ?? '');
-  // Runs once per streamed event: no empty array for the events without tool calls.
-  const calls = d.tool_calls;
-  if (calls !== undefined) for (const t of calls) text += (t.function?.name ?? '') + (t.function?.arguments ?? '');
+  for (const t of d.tool_calls ?? []) text += (t.function?.name ?? '') + (t.function?.arguments ?? '');
   return text;
 }
 

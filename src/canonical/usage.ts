@@ -91,15 +91,6 @@ function toCount(value: unknown): number {
   return typeof value === 'number' && Number.isFinite(value) && value >= 0 ? Math.floor(value) : 0;
 }
 
-/** The detail counts read from an upstream usage, in the order they are written (once, not per call). */
-const PROMPT_DETAIL_KEYS = ['cached_tokens', 'cache_write_tokens', 'audio_tokens', 'video_tokens'] as const;
-const COMPLETION_DETAIL_KEYS = [
-  'reasoning_tokens',
-  'audio_tokens',
-  'accepted_prediction_tokens',
-  'rejected_prediction_tokens',
-] as const;
-
 /**
  * Reads an OpenAI-shaped usage object from untrusted upstream JSON. Returns null when the
  * value is not an object; missing counts become 0 and total is recomputed when absent.
@@ -113,7 +104,7 @@ export function parseOpenAiUsage(value: unknown): CanonicalUsage | null {
   const pd = value.prompt_tokens_details;
   if (isRecord(pd)) {
     const details: CanonicalPromptTokensDetails = {};
-    for (const key of PROMPT_DETAIL_KEYS) {
+    for (const key of ['cached_tokens', 'cache_write_tokens', 'audio_tokens', 'video_tokens'] as const) {
       if (typeof pd[key] === 'number') details[key] = toCount(pd[key]);
     }
     usage.prompt_tokens_details = details;
@@ -121,7 +112,12 @@ export function parseOpenAiUsage(value: unknown): CanonicalUsage | null {
   const cd = value.completion_tokens_details;
   if (isRecord(cd)) {
     const details: CanonicalCompletionTokensDetails = {};
-    for (const key of COMPLETION_DETAIL_KEYS) {
+    for (const key of [
+      'reasoning_tokens',
+      'audio_tokens',
+      'accepted_prediction_tokens',
+      'rejected_prediction_tokens',
+    ] as const) {
       if (typeof cd[key] === 'number') details[key] = toCount(cd[key]);
     }
     usage.completion_tokens_details = details;
