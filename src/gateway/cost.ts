@@ -48,8 +48,8 @@ export function estimateCost(options: {
  * Client-facing usage with its cost fields; drops internal markers. Keys keep the usage's order
  * and the cost fields follow (a key the usage has already keeps its place, as in a spread). The
  * copy is an object rest and the cost fields are assigned to it: in V8 an object literal that
- * spreads and then adds keys (`{ ...rest, cost }`) builds a new hidden class for every object,
- * many times dearer than the copy, and once per answer and per usage chunk.
+ * starts with a spread and adds keys the copy lacks (`{ ...rest, cost }`) builds a new hidden
+ * class for every object, many times dearer than the copy (once per answer and per usage chunk).
  */
 export function usageWithCost(usage: CanonicalUsage, cost: CallCost): UsageWithCost {
   const { estimated: _estimated, ...out } = usage as UsageWithCost;

@@ -118,8 +118,9 @@ export class SseWriter {
 
 /**
  * The call's headers, then the stream's (a name the call's has keeps its place and takes the
- * stream's value). Copied and then assigned: in V8 an object literal that spreads and then adds
- * keys (`{ ...headers, 'content-type': … }`) builds a new hidden class for every object.
+ * stream's value). Copied and then assigned: in V8 an object literal that starts with a spread
+ * and adds keys the copy lacks (`{ ...headers, 'content-type': … }`) builds a new hidden class
+ * for every object. The call's headers are the gateway's own names (no `__proto__`).
  */
 function sseHeaders(call: Record<string, string>): Record<string, string> {
   const headers = Object.assign({}, call);
