@@ -31,7 +31,12 @@ export class SseSink<K extends CallKind> implements CallSink<K> {
     const headers = callHeaders(call);
     // Also on the reply, though it is taken over: they mark it as an accepted call's (src/http/request-log.ts).
     reply.headers(headers);
-    this.writer = new SseWriter(reply.raw, { ...timing, headers });
+    // Named fields, not `{ ...timing, headers }`: a spread followed by a key builds a new hidden class per object in V8.
+    this.writer = new SseWriter(reply.raw, {
+      keepAliveAfterMs: timing.keepAliveAfterMs,
+      keepAliveEveryMs: timing.keepAliveEveryMs,
+      headers,
+    });
     reply.hijack();
     this.writer.startWaiting();
   }
