@@ -11,7 +11,7 @@ const UPSTREAM_HEADERS = {
   'content-type': 'application/json',
 };
 
-interface Labelled {
+export interface Labelled {
   id?: unknown;
   model?: unknown;
   provider?: unknown;
@@ -19,7 +19,7 @@ interface Labelled {
 }
 
 /** One upstream answer (or stream event) as the client sees it: our id, the catalog's slug, the provider's name. */
-function relabel(policy: FloorPolicy, call: Admitted, value: Labelled): Labelled {
+export function relabel(policy: FloorPolicy, call: Admitted, value: Labelled): Labelled {
   value.id = call.generationId;
   value.model = BENCH_MODEL;
   value.provider = FLOOR_PROVIDER_NAME;
@@ -33,14 +33,16 @@ interface Journal {
   close(): void;
 }
 
+/** A call's journal record (~200 bytes): its id, key, model, provider, tokens, the key's spend, the time. */
+export function journalLine(call: Admitted, usage: CanonicalUsage | undefined): string {
+  return `${call.generationId}\t${call.key.digest}\t${BENCH_MODEL}\t${FLOOR_PROVIDER_NAME}\t${usage?.prompt_tokens ?? 0}\t${usage?.completion_tokens ?? 0}\t${call.key.spentUsd}\t${Date.now()}\n`;
+}
+
 /** A file opened once; one `writeSync` of a ~200-byte line per call (the crash guarantee's write). */
 function openJournal(path: string): Journal {
   const fd = openSync(path, 'a');
   return {
-    record(call, usage) {
-      const line = `${call.generationId}\t${call.key.digest}\t${BENCH_MODEL}\t${FLOOR_PROVIDER_NAME}\t${usage?.prompt_tokens ?? 0}\t${usage?.completion_tokens ?? 0}\t${call.key.spentUsd}\t${Date.now()}\n`;
-      writeSync(fd, line);
-    },
+    record: (call, usage) => void writeSync(fd, journalLine(call, usage)),
     close: () => closeSync(fd),
   };
 }
