@@ -1,9 +1,10 @@
 import { closeSync, openSync, writeSync } from 'node:fs';
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import { Pool } from 'undici';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Pool } from 'undici';
 import type { CanonicalUsage } from '../../src/canonical/index.js';
 import { admit, charge, FLOOR_PROVIDER_NAME, floorPolicy, type Admitted, type FloorPolicy } from './floor-policy.js';
 import { BENCH_MODEL } from './payloads.js';
+import { proxyPool, proxyServer, type ProxyServer } from './bare-proxy.js';
 
 /** The upstream key of the benchmark's catalog. */
 const UPSTREAM_HEADERS = {
@@ -146,28 +147,20 @@ function handle(ctx: Context, req: IncomingMessage, res: ServerResponse): void {
  * the answer's relabelling and charge, and the journal's write per call. What a gateway costs
  * above it is its own overhead; what it costs above the bare proxy is the policy's work on Node.
  */
-export function createFloorProxy(options: { origin: string; token: string; journalPath: string }): {
-  server: Server;
-  close(): Promise<void>;
-} {
+export function createFloorProxy(options: { origin: string; token: string; journalPath: string }): ProxyServer {
   const ctx: Context = {
     policy: floorPolicy(options.token),
-    pool: new Pool(options.origin, { connections: 1024, pipelining: 1, keepAliveTimeout: 60_000 }),
+    pool: proxyPool(options.origin),
     journal: openJournal(options.journalPath),
   };
-  const server = createServer((req, res) => {
-    if (req.method !== 'POST') refuse(res, 404, 'not found');
-    else handle(ctx, req, res);
-  });
-  server.keepAliveTimeout = 120_000;
-  server.headersTimeout = 130_000;
-  return {
-    server,
-    close: async () => {
-      server.closeAllConnections();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
+  return proxyServer(
+    (req, res) => {
+      if (req.method !== 'POST') refuse(res, 404, 'not found');
+      else handle(ctx, req, res);
+    },
+    async () => {
       await ctx.pool.close();
       ctx.journal.close();
     },
-  };
+  );
 }

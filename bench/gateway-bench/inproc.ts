@@ -115,8 +115,12 @@ const server = await startServer({
 const bare = createBareProxy(origin);
 await new Promise<void>((resolve) => bare.server.listen(0, '127.0.0.1', () => resolve()));
 const floorToken = generateToken();
-const floor = createFloorProxy({ origin, token: floorToken, journalPath: join(dir, 'floor-journal.tsv') });
-await new Promise<void>((resolve) => floor.server.listen(0, '127.0.0.1', () => resolve()));
+// Made only when measured: its compiled filter set and pool would otherwise sit in Switchyard's process.
+const floor =
+  values.floor === true
+    ? createFloorProxy({ origin, token: floorToken, journalPath: join(dir, 'floor-journal.tsv') })
+    : null;
+if (floor !== null) await new Promise<void>((resolve) => floor.server.listen(0, '127.0.0.1', () => resolve()));
 const portOf = (proxy: typeof bare): number => {
   const address = proxy.server.address();
   return typeof address === 'object' && address !== null ? address.port : 0;
@@ -129,11 +133,11 @@ try {
     values.policy === 'none'
       ? await plainKey(api, managementToken)
       : await configurePolicy(api, managementToken, values.policy === 'rates' ? unreachedRates : {});
-  const useFloor = values.floor === true;
+  const useFloor = floor !== null;
   const useBare = values.bare === true || useFloor;
   const token = useFloor ? floorToken : values.bare === true ? 'sk-bench-upstream-key-0000000001' : apiKey;
   const headers = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
-  const client = new Pool(useBare ? `http://127.0.0.1:${portOf(useFloor ? floor : bare)}` : server.url, {
+  const client = new Pool(useBare ? `http://127.0.0.1:${portOf(floor ?? bare)}` : server.url, {
     connections: concurrency,
     pipelining: 1,
   });
@@ -244,7 +248,7 @@ try {
   await client.close();
 } finally {
   await bare.close();
-  await floor.close();
+  await floor?.close();
   await server.close();
   await upstream.stop();
   rmSync(dir, { recursive: true, force: true });
