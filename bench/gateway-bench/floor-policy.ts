@@ -16,12 +16,11 @@ import { compileFilterSet, type CompiledFilterSet } from '../../src/filters/inde
 import { screenRequest, type Screened } from '../../src/gateway/content-scan.js';
 import { costOf, DEFAULT_RESERVED_COMPLETION_TOKENS, usageWithCost, type CallCost } from '../../src/gateway/cost.js';
 import { bodyValidator, type Validator } from '../../src/http/validation.js';
-import { BENCH_MODEL, UPSTREAM_MODEL } from './payloads.js';
+import { BENCH_MODEL, BENCH_PROVIDER, UPSTREAM_MODEL } from './payloads.js';
 import { GUARDRAIL } from './switchyard-target.js';
 
 /** What the catalog of the Switchyard target says of the benchmarked model. */
 export const FLOOR_PROVIDER_NAME = 'Bench upstream';
-const FLOOR_PROVIDER_ID = 'bench-upstream';
 const PRICING = { prompt: 0.0000005, completion: 0.0000015 };
 
 /** A key as the floor holds it: its digest's entry, its limit and what it has spent. */
@@ -87,7 +86,7 @@ export function admit(policy: FloorPolicy, authorization: string | undefined, ra
   if (valid !== true) return refused(400, valid.error.message);
   const body = parsed as ChatRequestBody;
   const model = body.model ?? '';
-  if (!policy.allowedModels.has(model) || !policy.allowedProviders.has(FLOOR_PROVIDER_ID))
+  if (!policy.allowedModels.has(model) || !policy.allowedProviders.has(BENCH_PROVIDER))
     return refused(403, 'model not allowed');
   if (model !== BENCH_MODEL) return refused(404, 'model not found');
   let screened: Screened<ChatRequestBody>;
