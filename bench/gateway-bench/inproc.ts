@@ -4,7 +4,8 @@
  * redirect it), calls come from an undici Pool in this process (its CPU is counted too, a constant
  * of a few tens of µs), the fake upstream runs in a child process. Each round times `--per-round` calls at `--concurrency` with
  * `process.cpuUsage()`; the minimum over rounds is the least disturbed figure. `--bare` measures
- * the bare proxy the same way, for the ratio.
+ * the bare proxy the same way, for the ratio; `--floor` the policy floor (floor-proxy.ts: the bare proxy
+ * plus the policy's necessary work; chat calls only).
  *   node dist/bench/gateway-bench/inproc.js [--rounds 15] [--per-round 400] [--concurrency 10] > /dev/null
  * `--surfaces chat,messages,native,responses,responses-native` measures each API surface in turn (surfaces.ts;
  * the bare proxy sends the chat call in place of the translated ones).
@@ -27,6 +28,7 @@ import { generateToken } from '../../src/domain/keys/tokens.js';
 import { startServer } from '../../src/server.js';
 import { startAllocationSampling } from './alloc-profile.js';
 import { createBareProxy } from './bare-proxy.js';
+import { createFloorProxy } from './floor-proxy.js';
 import { spawnChild } from './child.js';
 import { median } from './stats.js';
 import { parseSurfaces, surfaceBody, surfaceLabel, type Surface } from './surfaces.js';
@@ -42,6 +44,7 @@ const { values } = parseArgs({
     modes: { type: 'string', default: 'json,stream' },
     surfaces: { type: 'string', default: 'chat' },
     bare: { type: 'boolean', default: false },
+    floor: { type: 'boolean', default: false },
     /**
      * `full` (the benchmark's guardrail and key limit), `none` (a plain key: the difference is the
      * policy's cost) or `rates` (full, and the guardrail sets request and token rate limits no call reaches).
@@ -111,10 +114,17 @@ const server = await startServer({
 
 const bare = createBareProxy(origin);
 await new Promise<void>((resolve) => bare.server.listen(0, '127.0.0.1', () => resolve()));
-const barePort = ((): number => {
-  const address = bare.server.address();
+const floorToken = generateToken();
+// Made only when measured: its compiled filter set and pool would otherwise sit in Switchyard's process.
+const floor =
+  values.floor === true
+    ? createFloorProxy({ origin, token: floorToken, journalPath: join(dir, 'floor-journal.tsv') })
+    : null;
+if (floor !== null) await new Promise<void>((resolve) => floor.server.listen(0, '127.0.0.1', () => resolve()));
+const portOf = (proxy: typeof bare): number => {
+  const address = proxy.server.address();
   return typeof address === 'object' && address !== null ? address.port : 0;
-})();
+};
 
 try {
   const api = `${server.url}/api/v1`;
@@ -123,19 +133,18 @@ try {
     values.policy === 'none'
       ? await plainKey(api, managementToken)
       : await configurePolicy(api, managementToken, values.policy === 'rates' ? unreachedRates : {});
-  const useBare = values.bare === true;
-  const headers = {
-    authorization: `Bearer ${useBare ? 'sk-bench-upstream-key-0000000001' : apiKey}`,
-    'content-type': 'application/json',
-  };
-  const client = new Pool(useBare ? `http://127.0.0.1:${barePort}` : server.url, {
+  const useFloor = floor !== null;
+  const useBare = values.bare === true || useFloor;
+  const token = useFloor ? floorToken : values.bare === true ? 'sk-bench-upstream-key-0000000001' : apiKey;
+  const headers = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
+  const client = new Pool(useBare ? `http://127.0.0.1:${portOf(floor ?? bare)}` : server.url, {
     connections: concurrency,
     pipelining: 1,
   });
   /** The path and body of a surface's call; the bare proxy forwards what needs no translation, else the chat call. */
   const route = (surface: Surface, stream: boolean): { path: string; payload: string } => {
     if (useBare) {
-      const sends: Surface = surface === 'native' ? 'native' : 'chat';
+      const sends: Surface = surface === 'native' && !useFloor ? 'native' : 'chat';
       return {
         path: sends === 'native' ? '/v1/messages' : '/v1/chat/completions',
         payload: surfaceBody(sends, stream),
@@ -233,12 +242,13 @@ try {
         );
     }
     say(
-      `${useBare ? 'bare' : `switchyard (policy ${values.policy ?? 'full'})`} ${surfaceLabel(surface)} ${mode}: CPU per call min ${Math.min(...costs).toFixed(1)} µs, median ${median(costs).toFixed(1)} µs (${rounds} rounds × ${perRound} calls, concurrency ${concurrency})`,
+      `${useFloor ? 'floor' : useBare ? 'bare' : `switchyard (policy ${values.policy ?? 'full'})`} ${surfaceLabel(surface)} ${mode}: CPU per call min ${Math.min(...costs).toFixed(1)} µs, median ${median(costs).toFixed(1)} µs (${rounds} rounds × ${perRound} calls, concurrency ${concurrency})`,
     );
   }
   await client.close();
 } finally {
   await bare.close();
+  await floor?.close();
   await server.close();
   await upstream.stop();
   rmSync(dir, { recursive: true, force: true });

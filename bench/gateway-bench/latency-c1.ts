@@ -1,7 +1,7 @@
 /**
  * Sequential (c=1) latency added by Switchyard over the bare proxy, against the same fake upstream.
  * Each target is a process of its own (as in the peer benchmark's probe, unpinned unless `--cores`):
- * the bare proxy, this build's Switchyard (full policy), and with `--base DIR` a second Switchyard
+ * the bare proxy, with `--floor` the policy floor (floor-proxy.ts), this build's Switchyard (full policy), and with `--base DIR` a second Switchyard
  * built in DIR (DIR/dist/…), so a change is compared with its baseline in one run. Rounds alternate
  * the targets (the starting one rotating); each round times `--per-round` sequential JSON calls and
  * streamed calls per target with hrtime (whole JSON answer; streamed: the first body chunk).
@@ -19,6 +19,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { spawnChild, type BenchChild } from './child.js';
+import { startFloor } from './floor-target.js';
 import type { Endpoint } from './load.js';
 import { requestBody } from './payloads.js';
 import { once } from './probe.js';
@@ -33,6 +34,7 @@ const { values } = parseArgs({
     cores: { type: 'string' },
     'log-level': { type: 'string', default: 'info' },
     pause: { type: 'string', default: '0' },
+    floor: { type: 'boolean', default: false },
   },
 });
 const pauseMs = Number(values.pause);
@@ -91,6 +93,10 @@ try {
     logFile: join(dir, 'bare.log'),
   });
   add('bare', bare, '/v1/chat/completions', 'sk-bench-upstream-key-0000000001');
+  if (values.floor === true) {
+    const floor = await startFloor({ dir, upstreamOrigin: origin, cores, script: join(here, 'servers', 'floor.js') });
+    add('floor', floor.child, '/v1/chat/completions', floor.apiKey);
+  }
   const builds: [string, string][] = [['this build', join(here, 'servers', 'switchyard.js')]];
   if (values.base !== undefined)
     builds.push(['base', join(values.base, 'dist', 'bench', 'gateway-bench', 'servers', 'switchyard.js')]);

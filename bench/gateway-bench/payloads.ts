@@ -101,8 +101,11 @@ export const ANSWER_PIECES = [
 const CREATED = 1_767_225_600;
 export const USAGE = { prompt_tokens: 187, completion_tokens: 214, total_tokens: 401 };
 
-/** The non-streaming answer (~1.5 KB). */
-export function completionJson(): string {
+/** A `user` for which the fake upstream answers the request body it received as the text. */
+export const ECHO_USER = 'bench-echo';
+
+/** The non-streaming answer (~1.5 KB), or one whose text is `content`. */
+export function completionJson(content: string = ANSWER_PIECES.join('')): string {
   return JSON.stringify({
     id: 'chatcmpl-bench0000000000000000000001',
     object: 'chat.completion',
@@ -112,7 +115,7 @@ export function completionJson(): string {
     choices: [
       {
         index: 0,
-        message: { role: 'assistant', content: ANSWER_PIECES.join(''), refusal: null },
+        message: { role: 'assistant', content, refusal: null },
         logprobs: null,
         finish_reason: 'stop',
       },

@@ -50,6 +50,56 @@ function ratio(runs: readonly CellRun[], cell: Cell, target: TargetName): number
   return median(per);
 }
 
+/** Median over repetitions of a CPU-per-request ratio between two targets, each taken within one repetition. */
+function cpuRatio(runs: readonly CellRun[], cell: Cell, over: TargetName, under: TargetName): number {
+  const per: number[] = [];
+  for (const run of runs) {
+    if (run.target !== over || !same(run.cell, cell)) continue;
+    const base = runs.find((x) => x.rep === run.rep && x.target === under && same(x.cell, cell));
+    const a = run.result.cpuUsPerRequest;
+    const b = base?.result.cpuUsPerRequest;
+    if (a !== null && b !== null && b !== undefined && b > 0) per.push(a / b);
+  }
+  return median(per);
+}
+
+/**
+ * CPU per request of bare, floor and switchyard side by side: floor / bare is what the policy's
+ * own work costs on Node, switchyard / floor what the gateway costs above that (its overhead).
+ */
+function floorTable(r: RunReport): string[] {
+  const three: TargetName[] = ['bare', 'floor', 'switchyard'];
+  if (!three.every((t) => r.targets.includes(t))) return [];
+  const lines = [
+    '| cell | bare CPU µs/req | floor CPU µs/req | switchyard CPU µs/req | floor / bare | switchyard / floor | switchyard / bare |',
+    '|---|---:|---:|---:|---:|---:|---:|',
+  ];
+  for (const cell of r.cells) {
+    const cpu = (t: TargetName) =>
+      median(
+        r.cellRuns
+          .filter((x) => x.target === t && same(x.cell, cell))
+          .map((x) => x.result.cpuUsPerRequest ?? Number.NaN),
+      );
+    const ratios = [
+      cpuRatio(r.cellRuns, cell, 'floor', 'bare'),
+      cpuRatio(r.cellRuns, cell, 'switchyard', 'floor'),
+      cpuRatio(r.cellRuns, cell, 'switchyard', 'bare'),
+    ];
+    lines.push(
+      `| ${cellName(cell)} | ${three.map((t) => int(cpu(t))).join(' | ')} | ${ratios.map((x) => f(x, 2)).join(' | ')} |`,
+    );
+  }
+  const probe = (t: TargetName, pick: (p: ProbeResult) => number) => probeMedian(r, t, pick);
+  if (r.probeRuns.some((p) => p.target === 'floor' && p.surface === 'chat')) {
+    const pair = three.map((t) => probe(t, (p) => p.cpuUsPerPair));
+    lines.push(
+      `| probe c=1, JSON + stream pair | ${pair.map(int).join(' | ')} | ${f((pair[1] ?? NaN) / (pair[0] ?? NaN), 2)} | ${f((pair[2] ?? NaN) / (pair[1] ?? NaN), 2)} | ${f((pair[2] ?? NaN) / (pair[0] ?? NaN), 2)} |`,
+    );
+  }
+  return lines;
+}
+
 function loadTable(r: RunReport): string[] {
   const lines = [
     '| cell | target | RPS | × bare | p50 ms | p99 ms | CPU µs/req | errors |',
@@ -156,6 +206,7 @@ export function renderReport(r: RunReport): string {
     ...r.targets.filter((t) => t !== 'direct').map((t) => `| ${t} | ${f(r.peakRssMb[t] ?? Number.NaN, 1)} |`),
   ];
   const goalLines = goals(r);
+  const floorLines = floorTable(r);
   return [
     `# ${r.title}`,
     '',
@@ -178,6 +229,16 @@ export function renderReport(r: RunReport): string {
     '## Memory (VmHWM of each gateway process over the whole run)',
     '',
     ...rss,
+    ...(floorLines.length > 0
+      ? [
+          '',
+          '## The policy floor (CPU per request; ratios: medians of per-repetition ratios, probe: of medians)',
+          '',
+          ...floorLines,
+          '',
+          'floor = the bare proxy plus the work the policy makes necessary for any design (bench/gateway-bench/floor-policy.ts): floor / bare is that work on Node, switchyard / floor the gateway above it; the added c=1 latency of each is its Δ bare in the probe table.',
+        ]
+      : []),
     ...(goalLines.length > 0 ? ['', '## Goals (Switchyard, full policy)', '', ...goalLines] : []),
     '',
   ].join('\n');

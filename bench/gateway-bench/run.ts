@@ -1,10 +1,12 @@
 /**
- * Gateway benchmark (issue #8): direct upstream vs a bare node:http + undici proxy vs
- * Switchyard with a full policy vs the Portkey gateway, in one run, interleaved.
+ * Gateway benchmark (issue #8): direct upstream vs a bare node:http + undici proxy vs the policy
+ * floor (the bare proxy plus the policy's necessary work, floor-proxy.ts) vs Switchyard with a
+ * full policy vs the Portkey gateway, in one run, interleaved.
  *   npx tsc -p tsconfig.json && node dist/bench/gateway-bench/run.js [--quick] [--reps 3]
  *   … --soak 10        10-minute soak of Switchyard (RSS slope)
  *   … --streams 512    512 concurrent paced streams (longest stall)
- *   … --cpu-prof DIR   Switchyard runs with --cpu-prof (summarise with profile-summary.js)
+ *   … --cpu-prof DIR   Switchyard runs with --cpu-prof, the floor too (into DIR/floor); summarise
+ *       with profile-summary.js
  *   … --node-args "--max-semi-space-size=8"   extra node flags for the Switchyard process
  *   … --cells json10,stream10,messages-json10,native-stream10,responses-json10   cells: chat by
  *       default; `messages-` (Anthropic Messages translated to the OpenAI-format upstream),
@@ -91,6 +93,7 @@ async function main(): Promise<void> {
     ...(values['node-args'] ?? '').split(' ').filter((a) => a !== ''),
     ...(profDir === undefined ? [] : ['--cpu-prof', `--cpu-prof-dir=${resolve(profDir)}`]),
   ];
+  const floorNodeArgs = profDir === undefined ? [] : ['--cpu-prof', `--cpu-prof-dir=${resolve(profDir, 'floor')}`];
   if (values.soak !== undefined || values.streams !== undefined) {
     const fleet = await startFleet({
       names: ['bare', 'switchyard'],
@@ -117,6 +120,7 @@ async function main(): Promise<void> {
     portkeyDir,
     switchyardLogLevel: values['log-level'] ?? 'info',
     switchyardNodeArgs,
+    floorNodeArgs,
   });
   const cellRuns: CellRun[] = [];
   const probeRuns: ProbeRun[] = [];

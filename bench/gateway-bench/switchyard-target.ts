@@ -1,6 +1,7 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { generateToken } from '../../src/domain/keys/tokens.js';
+import type { BuiltinFilterConfig, CustomFilterConfig } from '../../src/filters/index.js';
 import { spawnChild, type BenchChild } from './child.js';
 import {
   ANTHROPIC_UPSTREAM_MODEL,
@@ -29,10 +30,9 @@ import {
 } from './payloads-gemini.js';
 
 /** Every builtin filter: PII redacted, prompt injection flagged. */
-const BUILTINS = ['email', 'phone', 'ssn', 'credit-card', 'ip-address', 'person-name', 'address'].map((slug) => ({
-  slug,
-  action: 'redact',
-}));
+const BUILTINS: BuiltinFilterConfig[] = (
+  ['email', 'phone', 'ssn', 'credit-card', 'ip-address', 'person-name', 'address'] as const
+).map((slug) => ({ slug, action: 'redact' }));
 
 /** Ten custom patterns of the kind a platform team writes (secrets, internal markers). */
 const CUSTOM_PATTERNS = [
@@ -71,8 +71,8 @@ export const GUARDRAIL = {
   content_filter_builtins: [
     ...BUILTINS,
     { slug: 'regex-prompt-injection', action: 'flag', scan_scope: 'all_messages' },
-  ],
-  content_filters: CUSTOM_PATTERNS.map((pattern, i) => ({
+  ] satisfies BuiltinFilterConfig[],
+  content_filters: CUSTOM_PATTERNS.map((pattern, i): CustomFilterConfig => ({
     pattern,
     action: i % 5 === 4 ? 'block' : 'redact',
     label: `bench-${i}`,

@@ -4,12 +4,13 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { spawnChild, type BenchChild } from './child.js';
 import type { Endpoint } from './load.js';
+import { checkRedaction, startFloor } from './floor-target.js';
 import { portkeyHeaders, startPortkey } from './portkey.js';
 import { startSwitchyard } from './switchyard-target.js';
 import { streamEndMarker, SURFACES, surfaceBody, type Surface } from './surfaces.js';
 
-export type TargetName = 'direct' | 'bare' | 'switchyard' | 'portkey';
-export const ALL_TARGETS: readonly TargetName[] = ['direct', 'bare', 'switchyard', 'portkey'];
+export type TargetName = 'direct' | 'bare' | 'floor' | 'switchyard' | 'portkey';
+export const ALL_TARGETS: readonly TargetName[] = ['direct', 'bare', 'floor', 'switchyard', 'portkey'];
 
 export interface Target {
   name: TargetName;
@@ -78,6 +79,8 @@ export interface FleetOptions {
   switchyardLogLevel: string;
   /** Node flags for the Switchyard process (profiling). */
   switchyardNodeArgs?: string[];
+  /** Node flags for the policy floor's process (profiling). */
+  floorNodeArgs?: string[];
 }
 
 export async function startFleet(options: FleetOptions): Promise<Fleet> {
@@ -123,6 +126,27 @@ export async function startFleet(options: FleetOptions): Promise<Fleet> {
           surfaces: proxyCalls(endpoint, `http://127.0.0.1:${bare.port}/v1/messages`),
           pid: bare.pid,
         });
+      } else if (name === 'floor') {
+        const floor = await startFloor({
+          dir,
+          upstreamOrigin: origin,
+          cores: options.pin.gateway,
+          script: join(here, 'servers', 'floor.js'),
+          nodeArgs: options.floorNodeArgs,
+        });
+        children.push(floor.child);
+        const endpoint = {
+          url: `http://127.0.0.1:${floor.child.port}/v1/chat/completions`,
+          headers: { authorization: `Bearer ${floor.apiKey}` },
+        };
+        // Chat only: in a translated cell it makes the chat call, like the bare proxy; native cells it sits out.
+        const asChat: SurfaceCall = { endpoint, sends: 'chat' };
+        targets.push({
+          name,
+          endpoint,
+          surfaces: { messages: asChat, responses: asChat, azure: asChat, bedrock: asChat, gemini: asChat },
+          pid: floor.child.pid,
+        });
       } else if (name === 'switchyard') {
         const sy = await startSwitchyard({
           dir,
@@ -166,7 +190,10 @@ export async function startFleet(options: FleetOptions): Promise<Fleet> {
         });
       }
     }
-    for (const t of targets) await checkTarget(t);
+    for (const t of targets) {
+      await checkTarget(t);
+      if (t.name === 'floor' || t.name === 'switchyard') await checkRedaction(t.name, t.endpoint);
+    }
     return { targets, upstreamOrigin: origin, stop };
   } catch (error) {
     await stop();

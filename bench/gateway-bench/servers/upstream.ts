@@ -5,12 +5,13 @@
  * message, or its 23-event stream; POST …:generateContent / :streamGenerateContent the same as
  * Gemini's answer or its 17-event stream; POST …/responses as a Responses object or its 25-event
  * stream. A `user` of `bench-pace:<ms>:<events>` paces and lengthens the stream (used only by the
- * concurrent-stream test; `user` is a field every gateway passes upstream, unlike a made-up one).
+ * concurrent-stream test; `user` is a field every gateway passes upstream, unlike a made-up one);
+ * a `user` of `bench-echo` answers the request body as received as the completion's text.
  * Prints nothing; reports its port over IPC.
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { reportReady } from '../child.js';
-import { anthropicMessageJson, anthropicSseEvents, completionJson, sseEvents } from '../payloads.js';
+import { anthropicMessageJson, anthropicSseEvents, completionJson, ECHO_USER, sseEvents } from '../payloads.js';
 import { converseJson, converseStreamFrames } from '../bedrock-payloads.js';
 import { geminiResponseJson, geminiSseEvents } from '../payloads-gemini.js';
 import { responsesJson, responsesSseEvents } from '../responses-payloads.js';
@@ -28,6 +29,8 @@ const RESPONSES_EVENTS = responsesSseEvents().map((e) => Buffer.from(e));
 
 interface Wanted {
   stream: boolean;
+  /** `user: "bench-echo"`: the answer's text is the request body as received (the preflight's redaction check). */
+  echo: boolean;
   intervalMs: number;
   /** Paced streams only: this many content events (cycling over the answer), default the answer once. */
   events: number;
@@ -36,12 +39,17 @@ interface Wanted {
 function wanted(raw: string): Wanted {
   try {
     const body: unknown = JSON.parse(raw);
-    if (typeof body !== 'object' || body === null) return { stream: false, intervalMs: 0, events: 0 };
+    if (typeof body !== 'object' || body === null) return { stream: false, echo: false, intervalMs: 0, events: 0 };
     const o = body as Record<string, unknown>;
     const pace = typeof o.user === 'string' ? /^bench-pace:(\d+):(\d+)$/.exec(o.user) : null;
-    return { stream: o.stream === true, intervalMs: Number(pace?.[1] ?? 0), events: Number(pace?.[2] ?? 0) };
+    return {
+      stream: o.stream === true,
+      echo: o.user === ECHO_USER,
+      intervalMs: Number(pace?.[1] ?? 0),
+      events: Number(pace?.[2] ?? 0),
+    };
   } catch {
-    return { stream: false, intervalMs: 0, events: 0 };
+    return { stream: false, echo: false, intervalMs: 0, events: 0 };
   }
 }
 
@@ -145,8 +153,9 @@ function answer(req: IncomingMessage, res: ServerResponse, raw: string): void {
   }
   const w = wanted(raw);
   if (!w.stream) {
-    res.writeHead(200, { 'content-type': 'application/json', 'content-length': JSON_BODY.length });
-    res.end(JSON_BODY);
+    const json = w.echo ? Buffer.from(completionJson(raw)) : JSON_BODY;
+    res.writeHead(200, { 'content-type': 'application/json', 'content-length': json.length });
+    res.end(json);
     return;
   }
   res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
