@@ -2,7 +2,7 @@ import type { CompiledFilter, CompiledFilterSet, FilterMatch, ScanOptions, ScanR
 import { FilterFailureError } from './errors.js';
 import { applySpans, mergeSpans } from './spans.js';
 import { gatedFiltersMayMatch } from './set-gate.js';
-import { TextView } from './word-pass.js';
+import { DigitCount } from './regex.js';
 
 /** Roles scanned by a `user_only` filter (the legacy completions prompt is user text). */
 const USER_ROLES: ReadonlySet<TextSegment['role']> = new Set(['user', 'prompt']);
@@ -32,12 +32,12 @@ export function scan(set: CompiledFilterSet, segments: TextSegment[], options: S
     }
     return known;
   };
-  // Per segment: its digit count and words, shared by the detectors that ask (created on first need).
-  const views: Array<TextView | undefined> = [];
+  // Per segment: its digit count, shared by the detectors that ask (created on first need).
+  const digits: Array<DigitCount | undefined> = [];
   const run = (f: CompiledFilter, i: number, text: string): FilterMatch[] => {
     if (failedSet?.has(f.key) === true) return [];
     try {
-      return f.filter.find(text, (views[i] ??= new TextView(text)));
+      return f.filter.find(text, (digits[i] ??= new DigitCount(text)));
     } catch (error) {
       if (options.failOpen !== true) throw new FilterFailureError(f.name, error);
       (failedSet ??= new Set()).add(f.key);

@@ -3,7 +3,7 @@
  * `Filter`; the engine (`compile.ts`, `scan.ts`) turns guardrail filter configs into a
  * `CompiledFilterSet` once and runs it over the text segments of a request many times.
  */
-import type { TextView } from './word-pass.js';
+import type { DigitCount } from './regex.js';
 export type BuiltinSlug =
   'email' | 'phone' | 'ssn' | 'credit-card' | 'ip-address' | 'person-name' | 'address' | 'regex-prompt-injection';
 
@@ -41,11 +41,8 @@ export interface FilterMatch {
 export interface Filter {
   id: string;
   label: string;
-  /**
-   * `view` counts this same text's digits and reads its words once; the scanner shares one among
-   * a text's detectors.
-   */
-  find(text: string, view?: TextView): FilterMatch[];
+  /** `digits` counts this same text's digits; the scanner shares one among a text's detectors. */
+  find(text: string, digits?: DigitCount): FilterMatch[];
   /**
    * An RE2 source (flags inline, e.g. `(?i:…)`) that matches somewhere in every text where
    * `find` finds anything: lets `scan` rule this filter out together with the others in one pass.

@@ -1,5 +1,3 @@
-import { ASCII_CLASS, WORD, wordPass, type Words } from '../word-pass.js';
-
 /**
  * The address detector's anchor words, found without a regular expression. The anchors are the
  * matches, left to right and each resuming at the previous one's end, of the alternation
@@ -11,8 +9,7 @@ import { ASCII_CLASS, WORD, wordPass, type Words } from '../word-pass.js';
  * - an EU street suffix followed by no letter (a suffix: `Hauptstraße`, `Prinsengracht`);
  * - a Romance/Slavic street word starting where an ASCII word starts (a prefix: `routes`).
  * Both end-anchored shapes end before a position that holds no ASCII letter, after an ASCII letter
- * or a dot, so the scan's one read of the text (`wordPass`) lists those "word ends" and ASCII word
- * starts; at each, the few
+ * or a dot, so the text is read once for those "word ends" and ASCII word starts; at each, the few
  * literals ending (or starting) with that character pair are compared in place. Among the matches
  * found, the leftmost from the resume position wins, and at one position the earliest listed
  * alternative: exactly the regex's leftmost-first result, without trying ~130 alternatives at every
@@ -96,12 +93,23 @@ const STARTING = index([Kind.WordStart], false);
 const ENDING_BITS = ENDING.present;
 const STARTING_BITS = STARTING.present;
 
+/** Character classes of ASCII: letter, word character (`\w`), may end a word (a letter or a dot). */
+const LETTER = 1;
+const WORD = 2;
+const ENDS_WORD = 4;
+const CLASS = new Uint8Array(128);
+for (let c = 0; c < 128; c++) {
+  const letter = (c >= 65 && c <= 90) || (c >= 97 && c <= 122);
+  const word = letter || (c >= 48 && c <= 57) || c === 95;
+  CLASS[c] = (letter ? LETTER : 0) | (word ? WORD : 0) | (letter || c === 46 ? ENDS_WORD : 0);
+}
+
 /** A letter at `index` in the sense of the regex's `\p{L}` (read as a code point, as with `u`). */
 const UNICODE_LETTER = /\p{L}/uy;
 
 /** RegExp `\w` without `i`: ASCII letters, digits, underscore. */
 function isWord(c: number): boolean {
-  return c < 128 && ((ASCII_CLASS[c] as number) & WORD) !== 0;
+  return c < 128 && ((CLASS[c] as number) & WORD) !== 0;
 }
 
 /** Whether `l` (placed at `start`) satisfies its side condition in `text`. */
@@ -146,27 +154,28 @@ function addMatches(
   }
 }
 
-/**
- * Matches found at the text's ASCII word boundaries (`Words.bounds`, ascending), each as
- * `start * ORDERS + order`, in ascending order.
- */
-function candidates(text: string, bounds: readonly number[]): number[] {
+/** Matches found at word boundaries, each as `start * ORDERS + order`, in ascending order. */
+function candidates(text: string): number[] {
   const found: number[] = [];
-  for (let b = 0; b < bounds.length; b++) {
-    const bound = bounds[b] as number;
-    const i = bound >>> 1;
-    if ((bound & 1) === 0) {
+  const n = text.length;
+  // No closure in this loop, no call per character: it reads every character of the text.
+  let prev = 0; // class of the character before i (none at the start)
+  for (let i = 0; i <= n; i++) {
+    const c = i < n ? text.charCodeAt(i) : 0;
+    const cls = c < 128 ? (CLASS[c] as number) : 0;
+    if ((prev & ENDS_WORD) !== 0 && (cls & LETTER) === 0 && i >= 2) {
       // A word end at i: an ASCII letter or a dot before, no ASCII letter here.
       const key = key3(text.charCodeAt(i - 3), text.charCodeAt(i - 2), text.charCodeAt(i - 1));
       if ((ENDING_BITS[key >>> 5] as number) & (1 << (key & 31)))
         addMatches(text, ENDING.lists.get(key), i, true, found);
-    } else {
+    } else if ((cls & WORD) !== 0 && (prev & WORD) === 0 && i + 1 < n) {
       // An ASCII word start at i (not also a word end: a word end has no letter at i, and every
       // starting literal begins with one).
-      const key = key3(text.charCodeAt(i + 2), text.charCodeAt(i + 1), text.charCodeAt(i));
+      const key = key3(text.charCodeAt(i + 2), text.charCodeAt(i + 1), c);
       if ((STARTING_BITS[key >>> 5] as number) & (1 << (key & 31)))
         addMatches(text, STARTING.lists.get(key), i, false, found);
     }
+    prev = cls;
   }
   return found;
 }
@@ -175,9 +184,9 @@ function candidates(text: string, bounds: readonly number[]): number[] {
  * The anchor matches of `text` as `[start, end)`, in order: what `jsSpans` of the alternation
  * described above returns.
  */
-export function anchorSpans(text: string, words: Words = wordPass(text)): Array<[number, number]> {
+export function anchorSpans(text: string): Array<[number, number]> {
   // Sorted by start, then by order: the first candidate at or after `pos` is the regex's match.
-  const found = candidates(text, words.bounds);
+  const found = candidates(text);
   const spans: Array<[number, number]> = [];
   let pos = 0;
   for (const key of found) {

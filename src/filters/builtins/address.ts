@@ -1,7 +1,6 @@
 import type { Filter, FilterMatch } from '../types.js';
 import { BUILTIN_LABELS } from '../labels.js';
 import { DigitCount, compileRe2, findSpansOfAlternation, isWordChar } from '../regex.js';
-import { TextView } from '../word-pass.js';
 import { windowsAround } from '../text-windows.js';
 import { US_TYPE_WORDS, anchorSpans } from './address-anchor.js';
 
@@ -50,8 +49,8 @@ const ADDRESS_PARTS = ADDRESS_FORMS.map((form) => compileRe2(form));
 /**
  * Every form above contains one of these words (street type, EU suffix, `Box`, `code`). The
  * full pattern is large (Unicode classes, many alternatives) and slow for RE2 over long text,
- * so it only runs on windows around these anchors (`anchorSpans`: a lookup of the words at the word
- * boundaries of the scan's one read of the text).
+ * so it only runs on windows around these anchors (`anchorSpans`: a lookup of the words at word
+ * boundaries, one read of the text).
  */
 /** Longest stretch of an address before / after its anchor word. */
 const BEFORE = 160;
@@ -62,11 +61,11 @@ const LABEL = BUILTIN_LABELS.address;
 export const addressFilter: Filter = {
   id: 'address',
   label: LABEL,
-  find(text: string, view = new TextView(text)): FilterMatch[] {
+  find(text: string, digits = new DigitCount(text)): FilterMatch[] {
     const out: FilterMatch[] = [];
     // Every form needs a digit (below, per window): text without one skips even the anchor scan.
-    if (!view.atLeast(1)) return out;
-    for (const [ws, we] of windowsAround(text, anchorSpans(text, view.words()), BEFORE, AFTER)) {
+    if (!digits.atLeast(1)) return out;
+    for (const [ws, we] of windowsAround(text, anchorSpans(text), BEFORE, AFTER)) {
       const window = text.slice(ws, we);
       if (!new DigitCount(window).atLeast(1)) continue; // every form has a house number, box number or postcode digit
       for (const [s, e] of findSpansOfAlternation(ADDRESS_PARTS, window)) collect(text, ws + s, ws + e, out);

@@ -73,7 +73,7 @@ function digitsIn(text: string, start: number, end: number): string {
 export const creditCardFilter: Filter = {
   id: 'credit-card',
   label: LABEL,
-  find(text: string, digits: DigitCount = new DigitCount(text)): FilterMatch[] {
+  find(text: string, digits = new DigitCount(text)): FilterMatch[] {
     const out: FilterMatch[] = [];
     if (!digits.atLeast(12)) return out; // CANDIDATE needs twelve digits
     for (const [start, end] of findSpans(CANDIDATE, text)) {

@@ -40,7 +40,7 @@ function hasDottedDigit(text: string): boolean {
 export const ipAddressFilter: Filter = {
   id: 'ip-address',
   label: LABEL,
-  find(text: string, digits: DigitCount = new DigitCount(text)): FilterMatch[] {
+  find(text: string, digits = new DigitCount(text)): FilterMatch[] {
     const out: FilterMatch[] = [];
     if (text.includes(':')) {
       for (const [start, rawEnd] of findSpans(IPV6, text)) {

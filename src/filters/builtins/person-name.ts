@@ -1,7 +1,7 @@
 import { createRequire } from 'node:module';
 import type { Filter, FilterMatch } from '../types.js';
 import { BUILTIN_LABELS } from '../labels.js';
-import { TextView } from '../word-pass.js';
+import { eachSpan } from '../text-windows.js';
 import { strongTriggerBefore, weakTriggerBefore } from './person-triggers.js';
 import { classifyWord, isKnownPerson, loadNameLexicon, type NameClass } from './name-lexicon.js';
 
@@ -19,10 +19,12 @@ import { classifyWord, isKnownPerson, loadNameLexicon, type NameClass } from './
  * Misses: lower-case names, names in non-Latin scripts, lone unknown surnames, names that
  * are also common words without a title/surname ("ask Hope").
  */
-/*
- * Capitalised words (`\p{Lu}[\p{L}\p{M}'’-]*\.?`) come from the scan's one read of the text
- * (`wordPass`), shared with the address anchor.
+/**
+ * Capitalised word. A JS regex on purpose (one native call per match would dominate the cost
+ * with RE2); linear time: one starred class then an optional dot, no nesting and nothing
+ * after the star that can fail, so no backtracking.
  */
+const TOKEN = /\p{Lu}[\p{L}\p{M}'’-]*\.?/gu;
 
 const TITLES = new Set(
   `mr mrs ms miss mx dr prof professor sir dame lord lady rev reverend hon capt captain sgt
@@ -240,11 +242,10 @@ export const personNameFilter: Filter = {
   id: 'person-name',
   label: LABEL,
   prepare: loadNameLexicon,
-  find(text: string, view = new TextView(text)): FilterMatch[] {
+  find(text: string): FilterMatch[] {
     const tokens = TOKENS;
-    const caps = view.words().caps;
-    const count = caps.length >>> 1;
-    for (let k = 0; k < count; k++) toToken(text, caps[2 * k] as number, caps[2 * k + 1] as number, k);
+    let count = 0;
+    eachSpan(TOKEN, text, (start, end) => toToken(text, start, end, count++));
     const out: FilterMatch[] = [];
     const budget = { nlp: NLP_BUDGET };
     // Runs are index ranges of `tokens`, decided as each one ends (one range object per text).

@@ -30,7 +30,7 @@ const DOTTED_QUAD = /^\d{1,3}\.\d{1,3}\.\d{1,3}\.\d{1,3}$/;
 export const phoneFilter: Filter = {
   id: 'phone',
   label: LABEL,
-  find(text: string, digits: DigitCount = new DigitCount(text)): FilterMatch[] {
+  find(text: string, digits = new DigitCount(text)): FilterMatch[] {
     // An anchor holds seven digits and anchors do not overlap: a text with fewer skips the scan.
     if (!digits.atLeast(7)) return [];
     // Seven digits at least (no valid number is shorter), and not a dotted quad (an IP).

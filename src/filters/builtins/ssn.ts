@@ -41,7 +41,7 @@ function isolated(text: string, start: number, end: number): boolean {
 export const ssnFilter: Filter = {
   id: 'ssn',
   label: LABEL,
-  find(text: string, digits: DigitCount = new DigitCount(text)): FilterMatch[] {
+  find(text: string, digits = new DigitCount(text)): FilterMatch[] {
     const out: FilterMatch[] = [];
     if (!digits.atLeast(9)) return out; // both patterns need nine digits
     for (const [start, end] of findSpans(SEPARATED, text)) {
