@@ -6,9 +6,8 @@
  * matches (checked first). The calls: the gateway benchmark's request, a text with matches to
  * build, and the filter corpus (every sample's text scanned as one user message: a "scan" there
  * is the whole corpus, so its figures are per pass over ~750 texts, and its scans are fewer).
- * The word-based detectors (person names, addresses) are also scanned as a set of their own: they
- * share one read of each text. Then each builtin detector alone on the benchmark request's texts
- * (each then reads the text itself), alternated the same way.
+ * The word-based detectors (person names, addresses) are also scanned as a set of their own. Then
+ * each builtin detector alone on the benchmark request's texts, alternated the same way.
  *   node dist/bench/filter-scan-alloc-bench.js --base /path/to/other/dist [--scans 20000] [--rounds 5]
  */
 import { readFileSync } from 'node:fs';
@@ -32,7 +31,7 @@ interface Build {
   name: string;
   scan: Scan;
   set: CompiledFilterSet;
-  /** The word-based detectors alone (person names, addresses): what the shared word pass serves. */
+  /** The word-based detectors alone (person names, addresses). */
   words: CompiledFilterSet;
   builtins: Readonly<Record<BuiltinSlug, Filter>>;
 }
