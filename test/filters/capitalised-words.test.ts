@@ -9,7 +9,7 @@ import { regexCapitalised } from './capitalised-words-reference.js';
 
 const corpusPath = fileURLToPath(new URL('../../../test/fixtures/filter-corpus/corpus.jsonl', import.meta.url));
 
-/** Words and pieces that exercise both walks: names, anchors, scripts, marks, surrogates, digits. */
+/** Words and pieces that exercise the walk: names, anchors, scripts, marks, surrogates, digits. */
 const PIECES = [
   'Mr.',
   'Dr',
