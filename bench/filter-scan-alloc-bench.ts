@@ -6,7 +6,8 @@
  * matches (checked first). The calls: the gateway benchmark's request, a text with matches to
  * build, and the filter corpus (every sample's text scanned as one user message: a "scan" there
  * is the whole corpus, so its figures are per pass over ~750 texts, and its scans are fewer).
- * Then each builtin detector alone on the benchmark request's texts, alternated the same way.
+ * The word-based detectors (person names, addresses) are also scanned as a set of their own. Then
+ * each builtin detector alone on the benchmark request's texts, alternated the same way.
  *   node dist/bench/filter-scan-alloc-bench.js --base /path/to/other/dist [--scans 20000] [--rounds 5]
  */
 import { readFileSync } from 'node:fs';
@@ -30,6 +31,8 @@ interface Build {
   name: string;
   scan: Scan;
   set: CompiledFilterSet;
+  /** The word-based detectors alone (person names, addresses). */
+  words: CompiledFilterSet;
   builtins: Readonly<Record<BuiltinSlug, Filter>>;
 }
 
@@ -40,6 +43,13 @@ const ROUNDS = values.rounds;
 const policy = {
   builtins: GUARDRAIL.content_filter_builtins,
   custom: GUARDRAIL.content_filters,
+} as Parameters<typeof ownCompile>[0];
+const wordPolicy = {
+  builtins: [
+    { slug: 'person-name', action: 'redact' },
+    { slug: 'address', action: 'redact' },
+  ],
+  custom: [],
 } as Parameters<typeof ownCompile>[0];
 const benchMessages = (
   JSON.parse(requestBody(false)) as { messages: Array<{ role: 'system' | 'user'; content: string }> }
@@ -55,6 +65,8 @@ interface Call {
   name: string;
   calls: TextSegment[][];
   scans: number;
+  /** Which set scans it: the benchmark's full policy (default) or the word detectors alone. */
+  set?: 'words';
 }
 
 const CALLS: Call[] = [
@@ -73,6 +85,7 @@ const CALLS: Call[] = [
     ],
     scans: SCANS,
   },
+  { name: "the benchmark's request, person names + address only", calls: [benchCall], scans: SCANS, set: 'words' },
   { name: `the filter corpus (${corpus.length} texts)`, calls: corpus, scans: Math.max(1, Math.round(SCANS / 400)) },
 ];
 
@@ -82,11 +95,18 @@ async function load(dist: string): Promise<Build> {
     scan: Scan;
     BUILTIN_FILTERS: Readonly<Record<BuiltinSlug, Filter>>;
   };
-  return { name: 'base', scan: mod.scan, set: mod.compileFilterSet(policy), builtins: mod.BUILTIN_FILTERS };
+  return {
+    name: 'base',
+    scan: mod.scan,
+    set: mod.compileFilterSet(policy),
+    words: mod.compileFilterSet(wordPolicy),
+    builtins: mod.BUILTIN_FILTERS,
+  };
 }
 
 function passes(b: Build, call: Call): void {
-  for (let i = 0; i < call.scans; i++) for (const segments of call.calls) b.scan(b.set, segments);
+  const set = call.set === 'words' ? b.words : b.set;
+  for (let i = 0; i < call.scans; i++) for (const segments of call.calls) b.scan(set, segments);
 }
 
 async function bytesPerScan(b: Build, call: Call): Promise<number> {
@@ -115,11 +135,17 @@ const fmt = (us: number[]): string => `min ${(us[0] ?? 0).toFixed(2)} median ${(
 
 const builds: Build[] = [
   await load(values.base),
-  { name: 'this build', scan: ownScan, set: ownCompile(policy), builtins: ownBuiltins },
+  {
+    name: 'this build',
+    scan: ownScan,
+    set: ownCompile(policy),
+    words: ownCompile(wordPolicy),
+    builtins: ownBuiltins,
+  },
 ];
 for (const call of CALLS) {
   for (const segments of call.calls) {
-    const [base, own] = builds.map((b) => b.scan(b.set, segments));
+    const [base, own] = builds.map((b) => b.scan(call.set === 'words' ? b.words : b.set, segments));
     if (!isDeepStrictEqual(base, own)) throw new Error(`the two builds scan differently: ${JSON.stringify(segments)}`);
   }
 }

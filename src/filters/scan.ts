@@ -22,7 +22,8 @@ export function scan(set: CompiledFilterSet, segments: TextSegment[], options: S
   // Keys of the detectors that failed open (made on the first failure: a scan rarely has one).
   let failedSet: Set<string> | null = null;
   // Per segment: can any gated filter match it at all? (one RE2 pass, computed on first need)
-  const gated: Array<boolean | undefined> = [];
+  // Sized up front: an empty literal grows to 17 slots on its first element.
+  const gated = new Array<boolean | undefined>(segments.length);
   const mayMatch = (f: CompiledFilter, i: number, text: string): boolean => {
     if (f.gate === undefined) return true;
     let known = gated[i];
@@ -33,7 +34,7 @@ export function scan(set: CompiledFilterSet, segments: TextSegment[], options: S
     return known;
   };
   // Per segment: its digit count, shared by the detectors that ask (created on first need).
-  const digits: Array<DigitCount | undefined> = [];
+  const digits = new Array<DigitCount | undefined>(segments.length);
   const run = (f: CompiledFilter, i: number, text: string): FilterMatch[] => {
     if (failedSet?.has(f.key) === true) return [];
     try {

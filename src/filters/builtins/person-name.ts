@@ -1,7 +1,6 @@
 import { createRequire } from 'node:module';
 import type { Filter, FilterMatch } from '../types.js';
 import { BUILTIN_LABELS } from '../labels.js';
-import { eachSpan } from '../text-windows.js';
 import { strongTriggerBefore, weakTriggerBefore } from './person-triggers.js';
 import { classifyWord, isKnownPerson, loadNameLexicon, type NameClass } from './name-lexicon.js';
 
@@ -20,11 +19,19 @@ import { classifyWord, isKnownPerson, loadNameLexicon, type NameClass } from './
  * are also common words without a title/surname ("ask Hope").
  */
 /**
- * Capitalised word. A JS regex on purpose (one native call per match would dominate the cost
- * with RE2); linear time: one starred class then an optional dot, no nesting and nothing
- * after the star that can fail, so no backtracking.
+ * Capitalised words: the matches, each search resuming at the previous one's end, of
+ * `\p{Lu}[\p{L}\p{M}'’-]*\.?` (flag `u`). After a capital letter the rest always matches
+ * (possibly empty), so a match starts at the first capital letter from the resume position and
+ * ends where the rest stops: two `test`s of the two halves find it without a match object or a
+ * copy of the word (JS regexes on purpose: one native call per match would dominate the cost
+ * with RE2; linear time: one starred class then an optional dot, nothing after the star that can
+ * fail, so no backtracking).
  */
-const TOKEN = /\p{Lu}[\p{L}\p{M}'’-]*\.?/gu;
+const CAPITAL = /\p{Lu}/gu;
+const REST = /[\p{L}\p{M}'’-]*\.?/uy;
+
+/** A UTF-16 trail surrogate: a capital letter read as a code point ending there is a pair. */
+const isTrail = (c: number): boolean => c >= 0xdc00 && c <= 0xdfff;
 
 const TITLES = new Set(
   `mr mrs ms miss mx dr prof professor sir dame lord lady rev reverend hon capt captain sgt
@@ -107,6 +114,29 @@ function toToken(text: string, start: number, rawEnd: number, index: number): To
   t.caps = caps;
   t.title = title;
   return t;
+}
+
+/**
+ * Calls `visit(text, start, end, k)` for the k-th capitalised word `[start, end)` of `text`, in
+ * order; returns how many there are. `visit` must not search for capitalised words itself.
+ */
+export function eachCapitalised(
+  text: string,
+  visit: (text: string, start: number, end: number, index: number) => unknown,
+): number {
+  let count = 0;
+  CAPITAL.lastIndex = 0;
+  while (CAPITAL.test(text)) {
+    const after = CAPITAL.lastIndex;
+    const start = isTrail(text.charCodeAt(after - 1)) ? after - 2 : after - 1;
+    REST.lastIndex = after;
+    REST.test(text); // always true: every part of the rest is optional
+    const end = REST.lastIndex;
+    visit(text, start, end, count++);
+    CAPITAL.lastIndex = end;
+  }
+  CAPITAL.lastIndex = 0;
+  return count;
 }
 
 /**
@@ -244,8 +274,7 @@ export const personNameFilter: Filter = {
   prepare: loadNameLexicon,
   find(text: string): FilterMatch[] {
     const tokens = TOKENS;
-    let count = 0;
-    eachSpan(TOKEN, text, (start, end) => toToken(text, start, end, count++));
+    const count = eachCapitalised(text, toToken);
     const out: FilterMatch[] = [];
     const budget = { nlp: NLP_BUDGET };
     // Runs are index ranges of `tokens`, decided as each one ends (one range object per text).
