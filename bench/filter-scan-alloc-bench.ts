@@ -43,7 +43,7 @@ const ROUNDS = values.rounds;
 const policy = {
   builtins: GUARDRAIL.content_filter_builtins,
   custom: GUARDRAIL.content_filters,
-} as Parameters<typeof ownCompile>[0];
+};
 const wordPolicy = {
   builtins: [
     { slug: 'person-name', action: 'redact' },

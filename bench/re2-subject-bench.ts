@@ -10,13 +10,7 @@
  */
 import { parseArgs } from 'node:util';
 import RE2 from 're2';
-import {
-  compileFilterSet,
-  scan,
-  type BuiltinFilterConfig,
-  type CustomFilterConfig,
-  type TextSegment,
-} from '../src/filters/index.js';
+import { compileFilterSet, scan, type TextSegment } from '../src/filters/index.js';
 import { compileRe2, findSpans, utf8Of } from '../src/filters/regex.js';
 import { requestBody } from './gateway-bench/payloads.js';
 import { GUARDRAIL } from './gateway-bench/switchyard-target.js';
@@ -31,8 +25,8 @@ const body = JSON.parse(requestBody(false)) as { messages: { role: 'system' | 'u
 const segments: TextSegment[] = body.messages.map((m) => ({ role: m.role, text: m.content }));
 const texts = segments.map((s) => s.text);
 const set = compileFilterSet({
-  builtins: GUARDRAIL.content_filter_builtins as BuiltinFilterConfig[],
-  custom: GUARDRAIL.content_filters as CustomFilterConfig[],
+  builtins: GUARDRAIL.content_filter_builtins,
+  custom: GUARDRAIL.content_filters,
 });
 const gateSources = set.filters.flatMap((f) => (f.gate === undefined ? [] : [`(?:${f.gate})`]));
 const gate = new RE2(gateSources.join('|'), 'u');
