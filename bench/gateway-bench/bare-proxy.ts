@@ -37,7 +37,12 @@ export function createBareProxy(origin: string): ProxyServer {
         .then(
           (up) => {
             res.writeHead(up.statusCode, forwardable(up.headers));
-            pipeline(up.body, res, () => undefined);
+            try {
+              pipeline(up.body, res, () => undefined);
+            } catch {
+              // The client left before the answer: Node 24's pipeline throws on a destroyed target.
+              up.body.dump().catch(() => undefined);
+            }
           },
           () => {
             if (!res.headersSent) res.writeHead(502, { 'content-type': 'application/json' });
