@@ -17,11 +17,7 @@ import { screenRequest, type Screened } from '../../src/gateway/content-scan.js'
 import { costOf, DEFAULT_RESERVED_COMPLETION_TOKENS, usageWithCost, type CallCost } from '../../src/gateway/cost.js';
 import { bodyValidator, type Validator } from '../../src/http/validation.js';
 import { BENCH_MODEL, BENCH_PROVIDER, UPSTREAM_MODEL } from './payloads.js';
-import { GUARDRAIL } from './switchyard-target.js';
-
-/** What the catalog of the Switchyard target says of the benchmarked model. */
-export const FLOOR_PROVIDER_NAME = 'Bench upstream';
-const PRICING = { prompt: 0.0000005, completion: 0.0000015 };
+import { BENCH_PRICING, GUARDRAIL } from './switchyard-target.js';
 
 /** A key as the floor holds it: its digest's entry, its limit and what it has spent. */
 export interface FloorKey {
@@ -99,7 +95,10 @@ export function admit(policy: FloorPolicy, authorization: string | undefined, ra
   let promptChars = 0;
   for (const t of screened.texts) promptChars += t.text.length;
   const maxTokens = body.max_completion_tokens ?? body.max_tokens ?? DEFAULT_RESERVED_COMPLETION_TOKENS;
-  const worst = costOf({ prompt_tokens: Math.ceil(promptChars / 4), completion_tokens: maxTokens }, PRICING).total;
+  const worst = costOf(
+    { prompt_tokens: Math.ceil(promptChars / 4), completion_tokens: maxTokens },
+    BENCH_PRICING,
+  ).total;
   if (key.spentUsd + worst > key.limitUsd || policy.guardrailSpentUsd + worst > policy.guardrailLimitUsd)
     return refused(402, 'budget exhausted');
   const stream = body.stream === true;
@@ -116,7 +115,7 @@ export function admit(policy: FloorPolicy, authorization: string | undefined, ra
 
 /** The answer's usage with its cost (the gateway's relabel), the key and the guardrail charged. */
 export function charge(policy: FloorPolicy, key: FloorKey, usage: CanonicalUsage): ReturnType<typeof usageWithCost> {
-  const cost: CallCost = costOf(usage, PRICING);
+  const cost: CallCost = costOf(usage, BENCH_PRICING);
   key.spentUsd += cost.total;
   policy.guardrailSpentUsd += cost.total;
   return usageWithCost(usage, cost);

@@ -2,7 +2,8 @@ import { closeSync, openSync, writeSync } from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Pool } from 'undici';
 import type { CanonicalUsage } from '../../src/canonical/index.js';
-import { admit, charge, FLOOR_PROVIDER_NAME, floorPolicy, type Admitted, type FloorPolicy } from './floor-policy.js';
+import { admit, charge, floorPolicy, type Admitted, type FloorPolicy } from './floor-policy.js';
+import { BENCH_PROVIDER_NAME } from './switchyard-target.js';
 import { BENCH_MODEL } from './payloads.js';
 import { proxyPool, proxyServer, type ProxyServer } from './bare-proxy.js';
 
@@ -23,7 +24,7 @@ export interface Labelled {
 export function relabel(policy: FloorPolicy, call: Admitted, value: Labelled): Labelled {
   value.id = call.generationId;
   value.model = BENCH_MODEL;
-  value.provider = FLOOR_PROVIDER_NAME;
+  value.provider = BENCH_PROVIDER_NAME;
   if (value.usage !== undefined) value.usage = charge(policy, call.key, value.usage);
   return value;
 }
@@ -36,7 +37,7 @@ interface Journal {
 
 /** A call's journal record (~200 bytes): its id, key, model, provider, tokens, the key's spend, the time. */
 export function journalLine(call: Admitted, usage: CanonicalUsage | undefined): string {
-  return `${call.generationId}\t${call.key.digest}\t${BENCH_MODEL}\t${FLOOR_PROVIDER_NAME}\t${usage?.prompt_tokens ?? 0}\t${usage?.completion_tokens ?? 0}\t${call.key.spentUsd}\t${Date.now()}\n`;
+  return `${call.generationId}\t${call.key.digest}\t${BENCH_MODEL}\t${BENCH_PROVIDER_NAME}\t${usage?.prompt_tokens ?? 0}\t${usage?.completion_tokens ?? 0}\t${call.key.spentUsd}\t${Date.now()}\n`;
 }
 
 /** A file opened once; one `writeSync` of a ~200-byte line per call (the crash guarantee's write). */

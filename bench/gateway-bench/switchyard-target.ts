@@ -79,13 +79,17 @@ export const GUARDRAIL = {
   })),
 };
 
+/** The benchmarked provider's display name and every endpoint's price (USD per token); the floor charges the same. */
+export const BENCH_PROVIDER_NAME = 'Bench upstream';
+export const BENCH_PRICING = { prompt: 0.0000005, completion: 0.0000015 } as const;
+
 export function catalog(upstreamOrigin: string): Record<string, unknown> {
   const timeouts = { connect_ms: 5000, first_byte_ms: 30_000, idle_ms: 30_000 };
   return {
     providers: [
       {
         id: BENCH_PROVIDER,
-        name: 'Bench upstream',
+        name: BENCH_PROVIDER_NAME,
         kind: 'openai',
         base_url: `${upstreamOrigin}/v1`,
         api_key: 'sk-bench-upstream-key-0000000001',
@@ -147,7 +151,7 @@ export function catalog(upstreamOrigin: string): Record<string, unknown> {
           {
             provider: BENCH_PROVIDER,
             upstream_model: UPSTREAM_MODEL,
-            pricing: { prompt: 0.0000005, completion: 0.0000015 },
+            pricing: BENCH_PRICING,
           },
         ],
       },
@@ -158,7 +162,7 @@ export function catalog(upstreamOrigin: string): Record<string, unknown> {
           {
             provider: BENCH_AZURE_PROVIDER,
             upstream_model: AZURE_DEPLOYMENT,
-            pricing: { prompt: 0.0000005, completion: 0.0000015 },
+            pricing: BENCH_PRICING,
           },
         ],
       },
@@ -169,7 +173,7 @@ export function catalog(upstreamOrigin: string): Record<string, unknown> {
           {
             provider: BENCH_RESPONSES_PROVIDER,
             upstream_model: UPSTREAM_MODEL,
-            pricing: { prompt: 0.0000005, completion: 0.0000015 },
+            pricing: BENCH_PRICING,
           },
         ],
       },
@@ -180,7 +184,7 @@ export function catalog(upstreamOrigin: string): Record<string, unknown> {
           {
             provider: BENCH_ANTHROPIC_PROVIDER,
             upstream_model: ANTHROPIC_UPSTREAM_MODEL,
-            pricing: { prompt: 0.0000005, completion: 0.0000015 },
+            pricing: BENCH_PRICING,
           },
         ],
       },
@@ -191,7 +195,7 @@ export function catalog(upstreamOrigin: string): Record<string, unknown> {
           {
             provider: BENCH_BEDROCK_PROVIDER,
             upstream_model: BEDROCK_UPSTREAM_MODEL,
-            pricing: { prompt: 0.0000005, completion: 0.0000015 },
+            pricing: BENCH_PRICING,
           },
         ],
       },
@@ -202,7 +206,7 @@ export function catalog(upstreamOrigin: string): Record<string, unknown> {
           {
             provider: BENCH_GEMINI_PROVIDER,
             upstream_model: GEMINI_UPSTREAM_MODEL,
-            pricing: { prompt: 0.0000005, completion: 0.0000015 },
+            pricing: BENCH_PRICING,
           },
         ],
       },
