@@ -20,12 +20,12 @@ export const AZURE_DEPLOYMENT = 'gpt-bench-deployment';
 export const BENCH_RESPONSES_MODEL = 'bench/gpt-bench-responses';
 export const BENCH_RESPONSES_PROVIDER = 'bench-responses';
 
-const SYSTEM_PROMPT =
+export const SYSTEM_PROMPT =
   'You are a helpful assistant for an internal engineering team. Answer concisely, prefer ' +
   'bullet points for lists, include short code examples when they help, and say so plainly ' +
   'when you do not know something. Never invent APIs that do not exist.';
 
-const USER_PROMPT =
+export const USER_PROMPT =
   'We run a fleet of worker services that consume jobs from a queue. Lately the p99 latency of ' +
   'job processing went from 200 ms to almost two seconds after we upgraded the runtime, while ' +
   'CPU usage stayed flat. Memory grows slowly over a day and then drops after a deploy. What ' +

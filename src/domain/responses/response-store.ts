@@ -103,17 +103,25 @@ export class ResponseStore {
 
   /** Keeps a response (not when larger than the bound); never rejects. */
   save(response: Omit<StoredResponse, 'createdAt' | 'expiresAt'>): void {
-    const text = JSON.stringify([response.inputItems, response.outputItems, response.response]);
-    const bytes = Buffer.byteLength(text);
+    const inputItems = JSON.stringify(response.inputItems);
+    const outputItems = JSON.stringify(response.outputItems);
+    const body = JSON.stringify(response.response);
+    // The size of the three as one JSON array (brackets and two commas), each part serialised once.
+    const bytes = Buffer.byteLength(inputItems) + Buffer.byteLength(outputItems) + Buffer.byteLength(body) + 4;
     if (bytes > this.options.maxBytes) return;
     const now = this.options.clock.now();
-    const stored: StoredResponse = {
-      ...response,
-      createdAt: now.toISOString(),
-      expiresAt: new Date(now.getTime() + this.options.retentionMs).toISOString(),
-    };
     const write = this.options.repository
-      .save(stored, bytes)
+      .save({
+        id: response.id,
+        workspaceId: response.workspaceId,
+        keyHash: response.keyHash,
+        inputItems,
+        outputItems,
+        response: body,
+        bytes,
+        createdAt: now.toISOString(),
+        expiresAt: new Date(now.getTime() + this.options.retentionMs).toISOString(),
+      })
       .catch(() => undefined) // a lost save is a later 404, never a failed call
       .finally(() => this.pending.delete(response.id));
     this.pending.set(response.id, write);

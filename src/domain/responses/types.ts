@@ -18,8 +18,21 @@ export interface ResponseScope {
   keyHash: string;
 }
 
+/** A response as it is written: its three parts serialised once, `bytes` their size (the bound's measure). */
+export interface SerializedResponse {
+  id: string;
+  workspaceId: string;
+  keyHash: string;
+  inputItems: string;
+  outputItems: string;
+  response: string;
+  bytes: number;
+  createdAt: string;
+  expiresAt: string;
+}
+
 export interface StoredResponseRepository {
-  save(response: StoredResponse, bytes: number): Promise<void>;
+  save(response: SerializedResponse): Promise<void>;
   /** The response if it is in the scope and not expired at `now` (ISO-8601); else null. */
   find(id: string, scope: ResponseScope, now: string): Promise<StoredResponse | null>;
   /** True when a response of the scope was deleted. */

@@ -27,17 +27,17 @@ function toStored(row: Selectable<StoredResponsesTable>): StoredResponse {
 /** Stored Responses, scoped by workspace and key on every read and delete. */
 export function createStoredResponseRepository(db: Kysely<Database>): StoredResponseRepository {
   return {
-    async save(r, bytes) {
+    async save(r) {
       await db
         .insertInto('stored_responses')
         .values({
           id: r.id,
           workspace_id: r.workspaceId,
           key_hash: r.keyHash,
-          input_items: JSON.stringify(r.inputItems),
-          output_items: JSON.stringify(r.outputItems),
-          response: JSON.stringify(r.response),
-          bytes,
+          input_items: r.inputItems,
+          output_items: r.outputItems,
+          response: r.response,
+          bytes: r.bytes,
           created_at: r.createdAt,
           expires_at: r.expiresAt,
         })
