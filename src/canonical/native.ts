@@ -56,6 +56,17 @@ export interface NativeUpstreamRequest {
 export interface NativeEvent {
   event: string;
   data: JsonRecord;
+  /**
+   * `data` as the upstream's text, when that text is one line and `data` is what it parsed to:
+   * written to the client as received instead of serialised again. Absent on events built or
+   * changed by the gateway (an encoder's, a relabelled one), which are serialised.
+   */
+  text?: string;
+}
+
+/** What a native event's data is written as: the upstream's own text when it has one, else its JSON. */
+export function nativeEventText(event: NativeEvent): string {
+  return event.text ?? JSON.stringify(event.data);
 }
 
 /** A native answer beside its canonical reading: the upstream's body, written to the client as is (relabelled). */

@@ -8,7 +8,7 @@ import type { WireDialect } from './index.js';
  * from the data, else the event name), and the canonical chunk that carries it.
  */
 
-/** The event's name and data; null for data that is not an object. Invalid JSON is a protocol error. */
+/** The event's name, data and text; null for data that is not an object. Invalid JSON is a protocol error. */
 export function readNativeEvent(sse: SseEvent, providerId: string): NativeEvent | null {
   let data: unknown;
   try {
@@ -17,7 +17,9 @@ export function readNativeEvent(sse: SseEvent, providerId: string): NativeEvent 
     throw protocolError(providerId, 'Provider sent an invalid stream event', err);
   }
   if (!isRecord(data)) return null;
-  return { event: str(data.type) ?? sse.event ?? 'message', data };
+  // An event whose data came on several `data:` lines is serialised again (one line on our side).
+  const text = sse.data.includes('\n') ? undefined : sse.data;
+  return { event: str(data.type) ?? sse.event ?? 'message', data, text };
 }
 
 /** A chunk standing for one native event: the text it streamed as the delta (for the one usage estimate). */

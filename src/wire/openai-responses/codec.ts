@@ -1,4 +1,4 @@
-import type { AcceptedCall, CanonicalUsage } from '../../canonical/index.js';
+import { nativeEventText, type AcceptedCall, type CanonicalUsage } from '../../canonical/index.js';
 import { isRecord, type JsonRecord } from '../../canonical/json.js';
 import type { GatewayError } from '../../errors/index.js';
 import { responsesNative } from './native-request.js';
@@ -103,7 +103,7 @@ export function responsesCodec(options: ResponsesCodecOptions = {}): Codec<'chat
             : e.data;
           if (COMPLETE.has(e.event) && isRecord(data.response))
             options.onResponse?.(data.response as unknown as ResponseObject);
-          drained = writer.event(e.event, JSON.stringify(data)) ?? drained;
+          drained = writer.event(e.event, data === e.data ? nativeEventText(e) : JSON.stringify(data)) ?? drained;
         }
         return drained;
       }

@@ -1,4 +1,4 @@
-import type { MessagesRequestBody } from '../../../canonical/index.js';
+import { nativeEventText, type MessagesRequestBody } from '../../../canonical/index.js';
 import { anthropicErrorType, type GatewayError } from '../../../errors/index.js';
 import type { Codec, EventWriter } from '../../codec.js';
 import { encodeMessagesResponse } from './encode.js';
@@ -7,7 +7,7 @@ import { MessagesStreamEncoder, type MessagesEvent } from './stream-encoder.js';
 
 function write(writer: EventWriter, events: readonly MessagesEvent[]): Promise<void> | undefined {
   let drained: Promise<void> | undefined;
-  for (const e of events) drained = writer.event(e.event, JSON.stringify(e.data)) ?? drained;
+  for (const e of events) drained = writer.event(e.event, nativeEventText(e)) ?? drained;
   return drained;
 }
 
