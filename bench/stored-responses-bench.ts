@@ -1,11 +1,13 @@
 // CPU of a stored Response (`POST /responses` with `store`, OpenAI's default) on SQLite: one
 // `ResponseStore.save` of a realistic response (the gateway benchmark's answer text, its request's
 // instructions and input), and one `find` of a stored id, through the server's own repository.
-// Two databases in one process, rounds alternating: Kysely's statements kept prepared by SQL text
-// (what a server runs) and prepared anew per query (`statementCache: 0`, what Kysely's SQLite
-// driver does on its own). The figure is the minimum over rounds (a busy machine only adds time).
+// `--per-turn N` saves are made per event-loop turn (the store writes one turn's saves in one
+// statement: 1 is a sequential client, more a loaded server). Two databases in one process,
+// rounds alternating: Kysely's statements kept prepared by SQL text (what a server runs) and
+// prepared anew per query (`statementCache: 0`, what Kysely's SQLite driver does on its own). The
+// figure is the minimum over rounds (a busy machine only adds time).
 //
-//   npx tsc -p tsconfig.json && node dist/bench/stored-responses-bench.js [--rounds 8] [--saves 500]
+//   npx tsc -p tsconfig.json && node dist/bench/stored-responses-bench.js [--rounds 8] [--saves 500] [--per-turn 1]
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -21,10 +23,13 @@ const { values } = parseArgs({
   options: {
     rounds: { type: 'string', default: '8' },
     saves: { type: 'string', default: '500' },
+    'per-turn': { type: 'string', default: '1' },
   },
 });
 const ROUNDS = Number(values.rounds);
 const SAVES = Number(values.saves);
+const PER_TURN = Math.max(1, Number(values['per-turn']));
+const turn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 const MODES = ['kept', 'anew'] as const;
 type Mode = (typeof MODES)[number];
@@ -99,9 +104,10 @@ try {
       if (target === undefined) continue;
       const made = Array.from({ length: SAVES }, response);
       const before = process.cpuUsage();
-      for (const { id, output, body } of made) {
+      for (const [i, { id, output, body }] of made.entries()) {
         target.store.save({ id, ...scope, inputItems, outputItems: output, response: body });
         target.ids.push(id);
+        if ((i + 1) % PER_TURN === 0) await turn();
       }
       // Every save has run (each one's write is awaited by a read of its id).
       for (const { id } of made) await target.store.find(id, scope);
@@ -122,7 +128,7 @@ try {
   for (const mode of MODES) {
     const label = mode === 'kept' ? 'statements kept' : 'prepared anew  ';
     process.stdout.write(
-      `${label}  ${line('save', saves.get(mode) ?? [])}; ${line('find', finds.get(mode) ?? [])} (${ROUNDS} rounds × ${SAVES})\n`,
+      `${label}  ${line('save', saves.get(mode) ?? [])}; ${line('find', finds.get(mode) ?? [])} (${ROUNDS} rounds × ${SAVES}, ${PER_TURN} per turn)\n`,
     );
   }
   for (const { conn } of targets.values()) await conn.db.destroy();

@@ -192,6 +192,30 @@ for (const dialect of dialects()) {
       assert.equal(total, 2);
     });
 
+    it('stored responses: several in one statement, an id repeated in it or stored before kept as first written', async () => {
+      const response = (id: string, text: string) => ({
+        id,
+        workspaceId: ws.id,
+        keyHash: 'k'.repeat(64),
+        inputItems: JSON.stringify([{ role: 'user', content: text }]),
+        outputItems: '[]',
+        response: JSON.stringify({ id, text }),
+        bytes: 10,
+        createdAt: T0,
+        expiresAt: '2099-01-01T00:00:00.000Z',
+      });
+      const scope = { workspaceId: ws.id, keyHash: 'k'.repeat(64) };
+      await store.storedResponses.saveAll([
+        response('gen-a', 'one'),
+        response('gen-b', 'two'),
+        response('gen-a', 'three'),
+      ]);
+      await store.storedResponses.saveAll([response('gen-b', 'four')]);
+      assert.deepEqual((await store.storedResponses.find('gen-a', scope, T0))?.response, { id: 'gen-a', text: 'one' });
+      assert.deepEqual((await store.storedResponses.find('gen-b', scope, T0))?.response, { id: 'gen-b', text: 'two' });
+      await store.storedResponses.saveAll([]);
+    });
+
     it('SQL stays parameterised: hostile values are data, not SQL', async () => {
       const evil = "x'); DROP TABLE members; --";
       assert.equal(await store.members.findByEmail(evil), null);

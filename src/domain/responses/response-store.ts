@@ -1,6 +1,6 @@
 import type { Clock } from '../common/clock.js';
 import { errors } from '../../errors/index.js';
-import type { ResponseScope, StoredResponse, StoredResponseRepository } from './types.js';
+import type { ResponseScope, SerializedResponse, StoredResponse, StoredResponseRepository } from './types.js';
 
 /**
  * Stored Responses: what `store: true` keeps and what `previous_response_id` and `item_reference`
@@ -39,8 +39,22 @@ function findItem(response: StoredResponse, id: string): unknown {
   return undefined;
 }
 
+/**
+ * What one statement writes at most: this many responses, or as many as reach this size (a single
+ * response may be larger, up to `maxBytes`: it is then a statement of its own).
+ */
+const SAVE_BATCH = 32;
+const SAVE_BATCH_BYTES = 1024 * 1024;
+
+/** The saves of one event-loop turn, and their write. */
+interface QueuedSaves {
+  responses: SerializedResponse[];
+  written: Promise<void>;
+}
+
 export class ResponseStore {
   private readonly pending = new Map<string, Promise<void>>();
+  private queued: QueuedSaves | null = null;
   private timer: NodeJS.Timeout | null = null;
   private pruning: Promise<void> | null = null;
 
@@ -101,7 +115,10 @@ export class ResponseStore {
     return out;
   }
 
-  /** Keeps a response (not when larger than the bound); never rejects. */
+  /**
+   * Keeps a response (not when larger than the bound); never rejects. Saves made while the event
+   * loop runs are written together once it turns (`writeQueued`): one statement, one transaction.
+   */
   save(response: Omit<StoredResponse, 'createdAt' | 'expiresAt'>): void {
     const inputItems = JSON.stringify(response.inputItems);
     const outputItems = JSON.stringify(response.outputItems);
@@ -110,21 +127,45 @@ export class ResponseStore {
     const bytes = Buffer.byteLength(inputItems) + Buffer.byteLength(outputItems) + Buffer.byteLength(body) + 4;
     if (bytes > this.options.maxBytes) return;
     const now = this.options.clock.now();
-    const write = this.options.repository
-      .save({
-        id: response.id,
-        workspaceId: response.workspaceId,
-        keyHash: response.keyHash,
-        inputItems,
-        outputItems,
-        response: body,
-        bytes,
-        createdAt: now.toISOString(),
-        expiresAt: new Date(now.getTime() + this.options.retentionMs).toISOString(),
-      })
-      .catch(() => undefined) // a lost save is a later 404, never a failed call
-      .finally(() => this.pending.delete(response.id));
-    this.pending.set(response.id, write);
+    if (this.queued === null) {
+      const queued: QueuedSaves = { responses: [], written: Promise.resolve() };
+      queued.written = new Promise<void>((resolve) => setImmediate(resolve)).then(() => this.writeQueued(queued));
+      this.queued = queued;
+    }
+    this.queued.responses.push({
+      id: response.id,
+      workspaceId: response.workspaceId,
+      keyHash: response.keyHash,
+      inputItems,
+      outputItems,
+      response: body,
+      bytes,
+      createdAt: now.toISOString(),
+      expiresAt: new Date(now.getTime() + this.options.retentionMs).toISOString(),
+    });
+    this.pending.set(response.id, this.queued.written);
+  }
+
+  /** Writes a turn's saves, a bounded batch per statement; a failed statement loses its saves (a later 404). */
+  private async writeQueued(queued: QueuedSaves): Promise<void> {
+    if (this.queued === queued) this.queued = null;
+    const { responses } = queued;
+    let batch: SerializedResponse[] = [];
+    let bytes = 0;
+    for (let i = 0; i < responses.length; i++) {
+      const response = responses[i] as SerializedResponse;
+      batch.push(response);
+      bytes += response.bytes;
+      if (i < responses.length - 1 && batch.length < SAVE_BATCH && bytes < SAVE_BATCH_BYTES) continue;
+      try {
+        await this.options.repository.saveAll(batch);
+      } catch {
+        // A lost save is a later 404, never a failed call.
+      }
+      batch = [];
+      bytes = 0;
+    }
+    for (const { id } of responses) if (this.pending.get(id) === queued.written) this.pending.delete(id);
   }
 
   /** Starts the background pruning (unref'd: it never keeps the process alive). */

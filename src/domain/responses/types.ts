@@ -32,7 +32,8 @@ export interface SerializedResponse {
 }
 
 export interface StoredResponseRepository {
-  save(response: SerializedResponse): Promise<void>;
+  /** Writes the responses in one statement (an id already stored is left as it is). */
+  saveAll(responses: readonly SerializedResponse[]): Promise<void>;
   /** The response if it is in the scope and not expired at `now` (ISO-8601); else null. */
   find(id: string, scope: ResponseScope, now: string): Promise<StoredResponse | null>;
   /** True when a response of the scope was deleted. */

@@ -27,20 +27,23 @@ function toStored(row: Selectable<StoredResponsesTable>): StoredResponse {
 /** Stored Responses, scoped by workspace and key on every read and delete. */
 export function createStoredResponseRepository(db: Kysely<Database>): StoredResponseRepository {
   return {
-    async save(r) {
+    async saveAll(responses) {
+      if (responses.length === 0) return;
       await db
         .insertInto('stored_responses')
-        .values({
-          id: r.id,
-          workspace_id: r.workspaceId,
-          key_hash: r.keyHash,
-          input_items: r.inputItems,
-          output_items: r.outputItems,
-          response: r.response,
-          bytes: r.bytes,
-          created_at: r.createdAt,
-          expires_at: r.expiresAt,
-        })
+        .values(
+          responses.map((r) => ({
+            id: r.id,
+            workspace_id: r.workspaceId,
+            key_hash: r.keyHash,
+            input_items: r.inputItems,
+            output_items: r.outputItems,
+            response: r.response,
+            bytes: r.bytes,
+            created_at: r.createdAt,
+            expires_at: r.expiresAt,
+          })),
+        )
         .onConflict((oc) => oc.column('id').doNothing())
         .execute();
     },
