@@ -128,9 +128,11 @@ export class ResponseStore {
     if (bytes > this.options.maxBytes) return;
     const now = this.options.clock.now();
     if (this.queued === null) {
-      const queued: QueuedSaves = { responses: [], written: Promise.resolve() };
-      queued.written = new Promise<void>((resolve) => setImmediate(resolve)).then(() => this.writeQueued(queued));
-      this.queued = queued;
+      const responses: SerializedResponse[] = [];
+      const written: Promise<void> = new Promise<void>((resolve) => setImmediate(resolve)).then(() =>
+        this.writeQueued({ responses, written }),
+      );
+      this.queued = { responses, written };
     }
     this.queued.responses.push({
       id: response.id,
@@ -148,12 +150,11 @@ export class ResponseStore {
 
   /** Writes a turn's saves, a bounded batch per statement; a failed statement loses its saves (a later 404). */
   private async writeQueued(queued: QueuedSaves): Promise<void> {
-    if (this.queued === queued) this.queued = null;
-    const { responses } = queued;
+    const { responses, written } = queued;
+    if (this.queued?.responses === responses) this.queued = null;
     let batch: SerializedResponse[] = [];
     let bytes = 0;
-    for (let i = 0; i < responses.length; i++) {
-      const response = responses[i] as SerializedResponse;
+    for (const [i, response] of responses.entries()) {
       batch.push(response);
       bytes += response.bytes;
       if (i < responses.length - 1 && batch.length < SAVE_BATCH && bytes < SAVE_BATCH_BYTES) continue;
@@ -165,7 +166,7 @@ export class ResponseStore {
       batch = [];
       bytes = 0;
     }
-    for (const { id } of responses) if (this.pending.get(id) === queued.written) this.pending.delete(id);
+    for (const { id } of responses) if (this.pending.get(id) === written) this.pending.delete(id);
   }
 
   /** Starts the background pruning (unref'd: it never keeps the process alive). */
