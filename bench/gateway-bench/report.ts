@@ -1,6 +1,7 @@
 import type { CellResult } from './load.js';
 import type { ProbeResult } from './probe.js';
 import { median } from './stats.js';
+import { probeMedian, surfacesAgainstChat } from './report-surfaces.js';
 import { surfaceLabel, type Cell, type Surface } from './surfaces.js';
 import type { TargetName } from './targets.js';
 
@@ -125,15 +126,6 @@ function loadTable(r: RunReport): string[] {
   return lines;
 }
 
-function probeMedian(
-  r: RunReport,
-  target: TargetName,
-  pick: (p: ProbeResult) => number,
-  surface: Surface = 'chat',
-): number {
-  return median(r.probeRuns.filter((p) => p.target === target && p.surface === surface).map((p) => pick(p.result)));
-}
-
 function probeTable(r: RunReport): string[] {
   const lines = [
     '| target | surface | JSON p50 ms | Δ bare | JSON p99 ms | stream headers p50 ms | first chunk p50 ms | Δ bare | first chunk p99 ms | whole stream p50 ms | CPU µs per JSON + stream |',
@@ -207,6 +199,7 @@ export function renderReport(r: RunReport): string {
   ];
   const goalLines = goals(r);
   const floorLines = floorTable(r);
+  const surfaceLines = surfacesAgainstChat(r);
   return [
     `# ${r.title}`,
     '',
@@ -225,6 +218,14 @@ export function renderReport(r: RunReport): string {
     '## Sequential probe (c=1, hrtime; Δ bare = difference of medians)',
     '',
     ...probeTable(r),
+    ...(surfaceLines.length > 0
+      ? [
+          '',
+          "Each surface against chat at c=1: Switchyard's own p50, and its Δ over the bare proxy's chat call pooled over every cell where the bare proxy makes it (the chat and translated cells; a native cell's own forwarded call).",
+          '',
+          ...surfaceLines,
+        ]
+      : []),
     '',
     '## Memory (VmHWM of each gateway process over the whole run)',
     '',
