@@ -1,12 +1,9 @@
 import type { ProbeResult } from './probe.js';
+import { f, signed } from './report-format.js';
 import type { RunReport } from './report.js';
 import { median } from './stats.js';
 import { surfaceLabel, type Surface } from './surfaces.js';
 import type { TargetName } from './targets.js';
-
-const f = (v: number, digits: number): string => (Number.isFinite(v) ? v.toFixed(digits) : '—');
-const signed = (v: number, digits: number): string =>
-  Number.isFinite(v) ? `${v >= 0 ? '+' : ''}${v.toFixed(digits)}` : '—';
 
 /** The median over a target's probe runs of one surface (or of several, pooled). */
 export function probeMedian(

@@ -1,5 +1,6 @@
 import type { CellResult } from './load.js';
 import type { ProbeResult } from './probe.js';
+import { f, int, signed } from './report-format.js';
 import { median } from './stats.js';
 import { probeMedian, surfacesAgainstChat } from './report-surfaces.js';
 import { surfaceLabel, type Cell, type Surface } from './surfaces.js';
@@ -31,10 +32,6 @@ export interface RunReport {
   peakRssMb: Partial<Record<TargetName, number>>;
 }
 
-const f = (v: number, digits: number): string => (Number.isFinite(v) ? v.toFixed(digits) : '—');
-const int = (v: number): string => (Number.isFinite(v) ? Math.round(v).toLocaleString('en-US') : '—');
-const signed = (v: number, digits: number): string =>
-  Number.isFinite(v) ? `${v >= 0 ? '+' : ''}${v.toFixed(digits)}` : '—';
 const cellName = (c: Cell): string =>
   `${c.surface === 'chat' ? '' : `${surfaceLabel(c.surface)} `}${c.stream ? 'stream' : 'JSON'} c=${c.connections}`;
 const same = (a: Cell, b: Cell): boolean =>
