@@ -15,9 +15,13 @@ import type { ResponseEcho, ResponseObject } from './wire.js';
 /** Native events that end a stream with a response worth keeping. */
 const COMPLETE: ReadonlySet<string> = new Set(['response.completed', 'response.incomplete']);
 
-function write(writer: EventWriter, events: readonly ResponsesStreamEvent[]): Promise<void> | undefined {
+function write(
+  writer: EventWriter,
+  encoder: ResponsesStreamEncoder,
+  events: readonly ResponsesStreamEvent[],
+): Promise<void> | undefined {
   let drained: Promise<void> | undefined;
-  for (const event of events) drained = writer.event(event.type, JSON.stringify(event)) ?? drained;
+  for (const event of events) drained = writer.event(event.type, encoder.json(event)) ?? drained;
   return drained;
 }
 
@@ -110,12 +114,12 @@ export function responsesCodec(options: ResponsesCodecOptions = {}): Codec<'chat
       encoder ??= new ResponsesStreamEncoder(context(chunk.id, chunk.model, chunk.provider));
       if (chunk.usage !== undefined) usage = chunk.usage;
       reasoning.add(chunk.choices[0]?.delta);
-      return write(writer, reasoning.events(restoreEvents(encoder.chunk(chunk), toolNames, customCalls)));
+      return write(writer, encoder, reasoning.events(restoreEvents(encoder.chunk(chunk), toolNames, customCalls)));
     },
     streamError(writer, error: GatewayError, at: { call: AcceptedCall; model: string }) {
       failed = true;
       encoder ??= new ResponsesStreamEncoder(context(at.call.generationId, at.model, undefined));
-      return write(writer, encoder.fail({ message: error.message, status: error.status }, usage));
+      return write(writer, encoder, encoder.fail({ message: error.message, status: error.status }, usage));
     },
     endStream(writer) {
       if (!failed && !native && encoder !== null) {
@@ -125,7 +129,7 @@ export function responsesCodec(options: ResponsesCodecOptions = {}): Codec<'chat
         );
         const last = events.at(-1)?.response as ResponseObject | undefined;
         if (last !== undefined && last.status !== 'failed') options.onResponse?.(last);
-        void write(writer, events);
+        void write(writer, encoder, events);
       }
       writer.end('');
     },

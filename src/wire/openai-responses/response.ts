@@ -83,6 +83,24 @@ export function responseObject(
   return out;
 }
 
+/**
+ * The JSON text of a response object from `responseObject`, given its echo's members and its
+ * output as JSON text (a stream renders each once per call): equal to `JSON.stringify(response)`,
+ * so it follows `responseObject`'s keys and their order, and changes with it.
+ */
+export function responseJson(response: ResponseObject, echoMembers: string, outputJson: string): string {
+  const s = JSON.stringify;
+  let json =
+    `{"id":${s(response.id)},"object":"response","created_at":${s(response.created_at)},` +
+    `"status":${s(response.status)},"background":false,"error":${s(response.error)},` +
+    `"incomplete_details":${s(response.incomplete_details)}${echoMembers === '' ? '' : ','}${echoMembers},` +
+    `"model":${s(response.model)},"output":${outputJson},"store":${s(response.store)},"truncation":"disabled"`;
+  if (response.completed_at !== undefined) json += `,"completed_at":${s(response.completed_at)}`;
+  if (response.usage !== undefined) json += `,"usage":${s(response.usage)}`;
+  if (response.provider !== undefined) json += `,"provider":${s(response.provider)}`;
+  return json + '}';
+}
+
 /** The output items of a whole assistant message: reasoning, then text, then function calls. */
 export function outputItems(message: CanonicalAssistantMessage, ctx: ResponseContext, complete: boolean): OutputItem[] {
   const status = complete ? 'completed' : 'incomplete';

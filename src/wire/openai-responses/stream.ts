@@ -1,13 +1,27 @@
 import type { CanonicalChunk, CanonicalUsage, ToolCallDelta } from '../../canonical/index.js';
-import { itemId, responseObject, responsesUsage, statusFor, type ResponseContext } from './response.js';
+import { itemId, responseJson, responseObject, responsesUsage, statusFor, type ResponseContext } from './response.js';
+import {
+  CALL,
+  callDoneJson,
+  deltaJson,
+  itemAt,
+  itemDoneJson,
+  MESSAGE,
+  partDoneJson,
+  partJson,
+  REASONING,
+  RenderedEvents,
+  responseEventJson,
+  textDelta,
+  textDoneJson,
+  textItemJson,
+  textPart,
+  type ResponsesStreamEvent,
+  type TextKind,
+} from './stream-json.js';
 import type { FunctionCallItem, OutputItem, OutputMessageItem, ReasoningItem, ResponseErrorCode } from './wire.js';
 
-/** One typed Responses stream event (`type` plus its fields; `sequence_number` counts from 0). */
-export interface ResponsesStreamEvent {
-  type: string;
-  sequence_number: number;
-  [field: string]: unknown;
-}
+export type { ResponsesStreamEvent } from './stream-json.js';
 
 const NO_CALLS: readonly ToolCallDelta[] = [];
 
@@ -15,6 +29,8 @@ interface Open<T extends OutputItem> {
   item: T;
   index: number;
   text: string;
+  /** The members of its events that name the item (`itemAt`). */
+  at: string;
 }
 
 /**
@@ -27,6 +43,16 @@ interface Open<T extends OutputItem> {
  * each batch before the next call.
  */
 export class ResponsesStreamEncoder {
+  /**
+   * The JSON text of the batch last returned (stream-json.ts): what a stream repeats is escaped
+   * once. An event replaced after the batch (tool-call restoring, encrypted reasoning) is a new
+   * object and is serialised as it is.
+   */
+  private readonly rendered = new RenderedEvents();
+  /** Each closed item's JSON text, for `response.completed`'s output. */
+  private readonly itemJson = new Map<OutputItem, string>();
+  /** The members of the request's echo, as JSON text (the same in every response object). */
+  private echoJson: string | null = null;
   private seq = 0;
   private started = false;
   private readonly output: OutputItem[] = [];
@@ -37,25 +63,34 @@ export class ResponsesStreamEncoder {
 
   constructor(private readonly ctx: ResponseContext) {}
 
-  get hasStarted(): boolean {
-    return this.started;
+  /** An event of the batch last returned as JSON text: `JSON.stringify(event)`. */
+  json(event: ResponsesStreamEvent): string {
+    return this.rendered.json(event);
   }
 
-  start(): ResponsesStreamEvent[] {
+  /** `response.created` and `response.in_progress`, once. */
+  private start(): ResponsesStreamEvent[] {
     if (this.started) return [];
     this.started = true;
     const response = responseObject(this.ctx, { status: 'in_progress', output: [] });
-    return [this.event('response.created', { response }), this.event('response.in_progress', { response })];
+    const json = responseJson(response, this.echoMembers(), '[]');
+    const created = this.event('response.created', { response });
+    const inProgress = this.event('response.in_progress', { response });
+    return [
+      this.rendered.keep(created, responseEventJson(created, json)),
+      this.rendered.keep(inProgress, responseEventJson(inProgress, json)),
+    ];
   }
 
   chunk(chunk: CanonicalChunk): ResponsesStreamEvent[] {
+    this.rendered.clear();
     const out = this.start();
     for (const choice of chunk.choices) {
       if (choice.index !== 0) continue;
       const d = choice.delta;
       if (typeof d.reasoning === 'string' && d.reasoning !== '') this.reasoningDelta(d.reasoning, out);
-      if (typeof d.content === 'string' && d.content !== '') this.textDelta(d.content, out);
-      if (typeof d.refusal === 'string' && d.refusal !== '') this.textDelta(d.refusal, out);
+      if (typeof d.content === 'string' && d.content !== '') this.messageDelta(d.content, out);
+      if (typeof d.refusal === 'string' && d.refusal !== '') this.messageDelta(d.refusal, out);
       for (const call of d.tool_calls ?? NO_CALLS) {
         let open = this.calls.get(call.index);
         if (open === undefined) {
@@ -68,19 +103,19 @@ export class ResponsesStreamEncoder {
             arguments: '',
             status: 'in_progress',
           };
-          open = { item, index: this.add(item, out), text: '' };
+          const index = this.add(item, out);
+          open = { item, index, text: '', at: itemAt(item.id, index, false) };
           this.calls.set(call.index, open);
         } else if (call.function?.name !== undefined && open.item.name === '') open.item.name = call.function.name;
         const args = call.function?.arguments ?? '';
         if (args !== '') {
           open.text += args;
-          out.push(
-            this.event('response.function_call_arguments.delta', {
-              item_id: open.item.id,
-              output_index: open.index,
-              delta: args,
-            }),
-          );
+          const event = this.event('response.function_call_arguments.delta', {
+            item_id: open.item.id,
+            output_index: open.index,
+            delta: args,
+          });
+          out.push(this.rendered.keep(event, deltaJson(event, open.at, args, CALL)));
         }
       }
       if (choice.finish_reason !== null && choice.finish_reason !== undefined) this.finish = choice.finish_reason;
@@ -90,6 +125,7 @@ export class ResponsesStreamEncoder {
 
   /** Closes every open item and ends with `response.completed` (or `.incomplete`) carrying usage. */
   complete(usage: CanonicalUsage, cost?: number | null): ResponsesStreamEvent[] {
+    this.rendered.clear();
     const out = this.start();
     const { status, incomplete_details } = statusFor(this.finish === 'error' ? 'stop' : this.finish);
     const itemStatus = status === 'completed' ? 'completed' : 'incomplete';
@@ -103,12 +139,17 @@ export class ResponsesStreamEncoder {
       usage: responsesUsage(usage, cost),
       ...(status === 'completed' ? { completedAt: Math.floor(Date.now() / 1000) } : {}),
     });
-    out.push(this.event(status === 'completed' ? 'response.completed' : 'response.incomplete', { response }));
+    const output = this.output.map((item) => this.itemJson.get(item) ?? JSON.stringify(item)).join(',');
+    const done = this.event(status === 'completed' ? 'response.completed' : 'response.incomplete', { response });
+    out.push(
+      this.rendered.keep(done, responseEventJson(done, responseJson(response, this.echoMembers(), `[${output}]`))),
+    );
     return out;
   }
 
   /** A failure: `response.failed` (open items marked incomplete) once started, else an `error` event. */
   fail(error: { message: string; status: number }, usage?: CanonicalUsage | null): ResponsesStreamEvent[] {
+    this.rendered.clear();
     const code: ResponseErrorCode =
       error.status === 429 ? 'rate_limit_exceeded' : error.status < 500 ? 'invalid_prompt' : 'server_error';
     if (!this.started)
@@ -135,6 +176,11 @@ export class ResponsesStreamEncoder {
     return { type, sequence_number: this.seq++, ...fields };
   }
 
+  private echoMembers(): string {
+    this.echoJson ??= JSON.stringify(this.ctx.echo).slice(1, -1);
+    return this.echoJson;
+  }
+
   private add(item: OutputItem, out: ResponsesStreamEvent[]): number {
     const index = this.output.length;
     this.output.push(item);
@@ -158,24 +204,12 @@ export class ResponsesStreamEncoder {
         content: [],
         status: 'in_progress',
       };
-      this.reasoning = { item, index: this.add(item, out), text: '' };
-      out.push(this.partEvent('added', this.reasoning, { type: 'reasoning_text', text: '' }));
+      this.reasoning = this.openText(item, REASONING, out);
     }
-    this.reasoning.text += text;
-    const { item, index } = this.reasoning;
-    // The per-chunk events are literals (the same keys in the same order as `event` gives):
-    // no fields object to spread.
-    out.push({
-      type: 'response.reasoning_text.delta',
-      sequence_number: this.seq++,
-      item_id: item.id,
-      output_index: index,
-      content_index: 0,
-      delta: text,
-    });
+    this.textDelta(this.reasoning, REASONING, text, out);
   }
 
-  private textDelta(text: string, out: ResponsesStreamEvent[]): void {
+  private messageDelta(text: string, out: ResponsesStreamEvent[]): void {
     if (this.message === null) {
       this.closeReasoning(out);
       const item: OutputMessageItem = {
@@ -185,20 +219,27 @@ export class ResponsesStreamEncoder {
         status: 'in_progress',
         content: [],
       };
-      this.message = { item, index: this.add(item, out), text: '' };
-      out.push(this.partEvent('added', this.message, { type: 'output_text', text: '', annotations: [], logprobs: [] }));
+      this.message = this.openText(item, MESSAGE, out);
     }
-    this.message.text += text;
-    const { item, index } = this.message;
-    out.push({
-      type: 'response.output_text.delta',
-      sequence_number: this.seq++,
-      item_id: item.id,
-      output_index: index,
-      content_index: 0,
-      delta: text,
-      logprobs: [],
-    });
+    this.textDelta(this.message, MESSAGE, text, out);
+  }
+
+  /** Adds a text item and its empty content part. */
+  private openText<T extends ReasoningItem | OutputMessageItem>(
+    item: T,
+    kind: TextKind,
+    out: ResponsesStreamEvent[],
+  ): Open<T> {
+    const index = this.add(item, out);
+    const open = { item, index, text: '', at: itemAt(item.id, index, true) };
+    out.push(this.partEvent('added', open, textPart(kind, '')));
+    return open;
+  }
+
+  private textDelta(open: Open<OutputItem>, kind: TextKind, text: string, out: ResponsesStreamEvent[]): void {
+    open.text += text;
+    const event = textDelta(kind, this.seq++, open.item.id, open.index, text);
+    out.push(this.rendered.keep(event, deltaJson(event, open.at, text, kind)));
   }
 
   private partEvent(
@@ -223,12 +264,7 @@ export class ResponsesStreamEncoder {
     const open = this.reasoning;
     if (open === null) return;
     this.reasoning = null;
-    const base = { item_id: open.item.id, output_index: open.index, content_index: 0 };
-    out.push(this.event('response.reasoning_text.done', { ...base, text: open.text }));
-    out.push(this.partEvent('done', open, { type: 'reasoning_text', text: open.text }));
-    this.fillText(open);
-    open.item.status = status;
-    out.push(this.event('response.output_item.done', { output_index: open.index, item: open.item }));
+    this.closeTextItem(open, REASONING, status, out);
   }
 
   /** Closes the open reasoning and message items (a new item is about to start, or the end). */
@@ -237,26 +273,52 @@ export class ResponsesStreamEncoder {
     const open = this.message;
     if (open === null) return;
     this.message = null;
-    const base = { item_id: open.item.id, output_index: open.index, content_index: 0 };
-    out.push(this.event('response.output_text.done', { ...base, text: open.text, logprobs: [] }));
-    out.push(this.partEvent('done', open, { type: 'output_text', text: open.text, annotations: [], logprobs: [] }));
+    this.closeTextItem(open, MESSAGE, status, out);
+  }
+
+  /** A text item's done events: its text's, its content part's and its own, the text escaped once for all. */
+  private closeTextItem(
+    open: Open<ReasoningItem> | Open<OutputMessageItem>,
+    kind: TextKind,
+    status: 'completed' | 'incomplete',
+    out: ResponsesStreamEvent[],
+  ): void {
+    const text = JSON.stringify(open.text);
+    const fields: Record<string, unknown> = {
+      item_id: open.item.id,
+      output_index: open.index,
+      content_index: 0,
+      text: open.text,
+    };
+    if (kind === MESSAGE) fields.logprobs = [];
+    const done = this.event(`${kind.events}.done`, fields);
+    out.push(this.rendered.keep(done, textDoneJson(done, open.at, text, kind)));
+    const part = partJson(kind, text);
+    const partDone = this.partEvent('done', open, textPart(kind, open.text));
+    out.push(this.rendered.keep(partDone, partDoneJson(partDone, open.at, part)));
     this.fillText(open);
     open.item.status = status;
-    out.push(this.event('response.output_item.done', { output_index: open.index, item: open.item }));
+    this.closeItem(open, textItemJson(open.item, status, part), out);
   }
 
   private closeCall(open: Open<FunctionCallItem>, out: ResponsesStreamEvent[]): void {
     open.item.arguments = open.text;
     open.item.status = 'completed';
-    out.push(
-      this.event('response.function_call_arguments.done', {
-        item_id: open.item.id,
-        output_index: open.index,
-        name: open.item.name,
-        arguments: open.text,
-      }),
-    );
-    out.push(this.event('response.output_item.done', { output_index: open.index, item: open.item }));
+    const done = this.event('response.function_call_arguments.done', {
+      item_id: open.item.id,
+      output_index: open.index,
+      name: open.item.name,
+      arguments: open.text,
+    });
+    out.push(this.rendered.keep(done, callDoneJson(done, open.at, open.item.name, open.text)));
+    this.closeItem(open, JSON.stringify(open.item), out);
+  }
+
+  /** `output_item.done` for a closed item, whose JSON text is kept for the response's output. */
+  private closeItem(open: Open<OutputItem>, itemJson: string, out: ResponsesStreamEvent[]): void {
+    this.itemJson.set(open.item, itemJson);
+    const done = this.event('response.output_item.done', { output_index: open.index, item: open.item });
+    out.push(this.rendered.keep(done, itemDoneJson(done, open.index, itemJson)));
   }
 }
 
