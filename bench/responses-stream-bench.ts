@@ -34,7 +34,10 @@ async function load(name: string, dist: string): Promise<Build> {
 const ownDist = new URL('..', import.meta.url).pathname.replace(/\/$/, '');
 const builds = [await load('base', values.base.replace(/\/$/, '')), await load('own', ownDist)];
 
-/** The SSE text a stream writes, kept whole (the gateway's writer joins a turn's events the same way). */
+/**
+ * The SSE text a stream writes, kept whole: the gateway's writer joins a turn's events the same
+ * way, and `res.write` flattens the joined text.
+ */
 class TextWriter implements EventWriter {
   text = '';
   data(payload: string): undefined {
@@ -108,7 +111,8 @@ for (const [stream, run] of Object.entries(STREAMS)) {
       const build = builds[index] as Build;
       const input = chunks[index] ?? [];
       const start = process.hrtime.bigint();
-      for (let i = 0; i < values.streams; i++) sink += run(build, input).length;
+      // Sized as the socket write sizes it: the joined text is flattened, as it is before it leaves.
+      for (let i = 0; i < values.streams; i++) sink += Buffer.byteLength(run(build, input));
       const us = Number(process.hrtime.bigint() - start) / values.streams / 1000;
       if (r > 0) times[build.name]?.push(us); // round 0 warms up
     }
