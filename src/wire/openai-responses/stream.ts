@@ -206,7 +206,7 @@ export class ResponsesStreamEncoder {
       };
       this.reasoning = this.openText(item, REASONING, out);
     }
-    this.textDelta(this.reasoning, REASONING, text, out);
+    this.appendText(this.reasoning, REASONING, text, out);
   }
 
   private messageDelta(text: string, out: ResponsesStreamEvent[]): void {
@@ -221,7 +221,7 @@ export class ResponsesStreamEncoder {
       };
       this.message = this.openText(item, MESSAGE, out);
     }
-    this.textDelta(this.message, MESSAGE, text, out);
+    this.appendText(this.message, MESSAGE, text, out);
   }
 
   /** Adds a text item and its empty content part. */
@@ -236,7 +236,8 @@ export class ResponsesStreamEncoder {
     return open;
   }
 
-  private textDelta(open: Open<OutputItem>, kind: TextKind, text: string, out: ResponsesStreamEvent[]): void {
+  /** One delta of a text item: its text so far grows, and the delta event is written. */
+  private appendText(open: Open<OutputItem>, kind: TextKind, text: string, out: ResponsesStreamEvent[]): void {
     open.text += text;
     const event = textDelta(kind, this.seq++, open.item.id, open.index, text);
     out.push(this.rendered.keep(event, deltaJson(event, open.at, text, kind)));
