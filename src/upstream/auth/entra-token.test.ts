@@ -57,8 +57,10 @@ test('a client-credentials token for Cognitive Services opens the fake Azure Ope
 });
 
 test('refreshed in the background before expiry; a failed refresh keeps the held token', async () => {
-  entra.ledger.expiresInSeconds = 6;
-  const a = auth(AZURE_TEST.clientSecret, 100);
+  // Refreshed at half the lifetime; the retry a second after the failure leaves time to see the
+  // held token kept, and the new one still comes before the old one expires on a slow machine.
+  entra.ledger.expiresInSeconds = 8;
+  const a = auth(AZURE_TEST.clientSecret, 1000);
   a.start?.();
   await waitFor(() => entra.ledger.grants > 0 && !(a.headersFor(REQUEST) instanceof Promise), 'the first token');
   const first = syncAuthorization(a);

@@ -84,8 +84,10 @@ test('the token is refreshed in the background before it expires, and no call wa
 });
 
 test('a failed refresh keeps the valid token and is retried', async () => {
-  oauth.ledger.expiresInSeconds = 6;
-  const a = auth({ retryMs: 100 });
+  // Refreshed at half the lifetime; the retry a second after the failure leaves time to see the
+  // held token kept, and the new one still comes before the old one expires on a slow machine.
+  oauth.ledger.expiresInSeconds = 8;
+  const a = auth({ retryMs: 1000 });
   const first = (await a.headersFor(REQUEST)).authorization;
   const grants = oauth.ledger.grants;
   oauth.ledger.failNext(1);
