@@ -39,8 +39,6 @@ export const REASONING: TextKind = {
   partTail: '',
   eventTail: '',
 };
-/** A function call's argument deltas end at the delta. */
-export const CALL = { eventTail: '' };
 
 /**
  * The JSON text of one batch of events, for the events it was kept for; any other event (one
@@ -104,8 +102,9 @@ export function textDelta(
       };
 }
 
-export function deltaJson(event: ResponsesStreamEvent, at: string, delta: string, kind: { eventTail: string }): string {
-  return `${head(event)}${at},"delta":${JSON.stringify(delta)}${kind.eventTail}}`;
+/** A delta event; `tail` is the members it has after the delta (a text kind's `eventTail`; none for a call). */
+export function deltaJson(event: ResponsesStreamEvent, at: string, delta: string, tail: string): string {
+  return `${head(event)}${at},"delta":${JSON.stringify(delta)}${tail}}`;
 }
 
 /** A text item's `…text.done`, its text already JSON. */

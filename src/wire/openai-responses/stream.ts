@@ -1,7 +1,6 @@
 import type { CanonicalChunk, CanonicalUsage, ToolCallDelta } from '../../canonical/index.js';
 import { itemId, responseJson, responseObject, responsesUsage, statusFor, type ResponseContext } from './response.js';
 import {
-  CALL,
   callDoneJson,
   deltaJson,
   itemAt,
@@ -115,7 +114,7 @@ export class ResponsesStreamEncoder {
             output_index: open.index,
             delta: args,
           });
-          out.push(this.rendered.keep(event, deltaJson(event, open.at, args, CALL)));
+          out.push(this.rendered.keep(event, deltaJson(event, open.at, args, '')));
         }
       }
       if (choice.finish_reason !== null && choice.finish_reason !== undefined) this.finish = choice.finish_reason;
@@ -240,14 +239,10 @@ export class ResponsesStreamEncoder {
   private appendText(open: Open<OutputItem>, kind: TextKind, text: string, out: ResponsesStreamEvent[]): void {
     open.text += text;
     const event = textDelta(kind, this.seq++, open.item.id, open.index, text);
-    out.push(this.rendered.keep(event, deltaJson(event, open.at, text, kind)));
+    out.push(this.rendered.keep(event, deltaJson(event, open.at, text, kind.eventTail)));
   }
 
-  private partEvent(
-    phase: 'added' | 'done',
-    open: Open<OutputItem>,
-    part: Record<string, unknown>,
-  ): ResponsesStreamEvent {
+  private partEvent(phase: 'added' | 'done', open: Open<OutputItem>, part: object): ResponsesStreamEvent {
     return this.event(`response.content_part.${phase}`, {
       item_id: open.item.id,
       output_index: open.index,
@@ -256,9 +251,16 @@ export class ResponsesStreamEncoder {
     });
   }
 
-  private fillText(open: Open<ReasoningItem> | Open<OutputMessageItem>): void {
-    if (open.item.type === 'reasoning') open.item.content = [{ type: 'reasoning_text', text: open.text }];
-    else open.item.content = [{ type: 'output_text', text: open.text, annotations: [], logprobs: [] }];
+  /** Sets a text item's one content part to its text so far, and returns that part. */
+  private fillText(open: Open<ReasoningItem> | Open<OutputMessageItem>): object {
+    if (open.item.type === 'reasoning') {
+      const part = { type: 'reasoning_text' as const, text: open.text };
+      open.item.content = [part];
+      return part;
+    }
+    const part = { type: 'output_text' as const, text: open.text, annotations: [], logprobs: [] };
+    open.item.content = [part];
+    return part;
   }
 
   private closeReasoning(out: ResponsesStreamEvent[], status: 'completed' | 'incomplete' = 'completed'): void {
@@ -295,9 +297,8 @@ export class ResponsesStreamEncoder {
     const done = this.event(`${kind.events}.done`, fields);
     out.push(this.rendered.keep(done, textDoneJson(done, open.at, text, kind)));
     const part = partJson(kind, text);
-    const partDone = this.partEvent('done', open, textPart(kind, open.text));
+    const partDone = this.partEvent('done', open, this.fillText(open));
     out.push(this.rendered.keep(partDone, partDoneJson(partDone, open.at, part)));
-    this.fillText(open);
     open.item.status = status;
     this.closeItem(open, textItemJson(open.item, status, part), out);
   }
