@@ -5,8 +5,8 @@
  *   npx tsc -p tsconfig.json && node dist/bench/gateway-bench/run.js [--quick] [--reps 3]
  *   … --soak 10        10-minute soak of Switchyard (RSS slope)
  *   … --streams 512    512 concurrent paced streams (longest stall)
- *   … --cpu-prof DIR   Switchyard runs with --cpu-prof, the floor too (into DIR/floor); summarise
- *       with profile-summary.js
+ *   … --cpu-prof DIR   Switchyard runs with --cpu-prof, the floor and the bare proxy too (into
+ *       DIR/floor and DIR/bare); summarise with profile-summary.js
  *   … --node-args "--max-semi-space-size=8"   extra node flags for the Switchyard process
  *   … --cells json10,stream10,messages-json10,native-stream10,responses-json10   cells: chat by
  *       default; `messages-` (Anthropic Messages translated to the OpenAI-format upstream),
@@ -93,7 +93,10 @@ async function main(): Promise<void> {
     ...(values['node-args'] ?? '').split(' ').filter((a) => a !== ''),
     ...(profDir === undefined ? [] : ['--cpu-prof', `--cpu-prof-dir=${resolve(profDir)}`]),
   ];
-  const floorNodeArgs = profDir === undefined ? [] : ['--cpu-prof', `--cpu-prof-dir=${resolve(profDir, 'floor')}`];
+  const profiled = (sub: string) =>
+    profDir === undefined ? [] : ['--cpu-prof', `--cpu-prof-dir=${resolve(profDir, sub)}`];
+  const floorNodeArgs = profiled('floor');
+  const bareNodeArgs = profiled('bare');
   if (values.soak !== undefined || values.streams !== undefined) {
     const fleet = await startFleet({
       names: ['bare', 'switchyard'],
@@ -101,6 +104,7 @@ async function main(): Promise<void> {
       portkeyDir,
       switchyardLogLevel: values['log-level'] ?? 'info',
       switchyardNodeArgs,
+      bareNodeArgs,
     });
     try {
       const md =
@@ -121,6 +125,7 @@ async function main(): Promise<void> {
     switchyardLogLevel: values['log-level'] ?? 'info',
     switchyardNodeArgs,
     floorNodeArgs,
+    bareNodeArgs,
   });
   const cellRuns: CellRun[] = [];
   const probeRuns: ProbeRun[] = [];

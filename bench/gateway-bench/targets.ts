@@ -81,6 +81,8 @@ export interface FleetOptions {
   switchyardNodeArgs?: string[];
   /** Node flags for the policy floor's process (profiling). */
   floorNodeArgs?: string[];
+  /** Node flags for the bare proxy's process (profiling). */
+  bareNodeArgs?: string[];
 }
 
 export async function startFleet(options: FleetOptions): Promise<Fleet> {
@@ -114,7 +116,7 @@ export async function startFleet(options: FleetOptions): Promise<Fleet> {
       } else if (name === 'bare') {
         const bare = await spawnChild({
           name,
-          args: [join(here, 'servers', 'bare-proxy.js'), origin],
+          args: [...(options.bareNodeArgs ?? []), join(here, 'servers', 'bare-proxy.js'), origin],
           cores: options.pin.gateway,
           logFile: join(dir, 'bare.log'),
         });
