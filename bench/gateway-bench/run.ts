@@ -4,7 +4,7 @@
  * full policy vs the Portkey gateway, in one run, interleaved.
  *   npx tsc -p tsconfig.json && node dist/bench/gateway-bench/run.js [--quick] [--reps 3]
  *   … --soak 10        10-minute soak of Switchyard (RSS slope)
- *   … --streams 512    512 concurrent paced streams (longest stall)
+ *   … --streams 512    512 concurrent paced streams (stalls and their episodes, the core's busy share)
  *   … --cpu-prof DIR   Switchyard runs with --cpu-prof, the floor and the bare proxy too (into
  *       DIR/floor and DIR/bare); summarise with profile-summary.js
  *   … --node-args "--max-semi-space-size=8"   extra node flags for the Switchyard process

@@ -26,20 +26,22 @@ interface StreamStats {
   busy: number | null;
 }
 
+const emptyStats = (): StreamStats => ({
+  streams: 0,
+  failures: 0,
+  firstChunk: new Samples(),
+  gaps: new Samples(),
+  stalls: 0,
+  stallAt: [],
+  busy: null,
+});
+
 function oneStream(agent: Agent, endpoint: Endpoint, body: string, stats: StreamStats | null): Promise<void> {
   const url = new URL(endpoint.url);
   return new Promise((resolve) => {
     if (stats === null) {
       // Warm-up: same traffic, nothing recorded.
-      stats = {
-        streams: 0,
-        failures: 0,
-        firstChunk: new Samples(),
-        gaps: new Samples(),
-        stalls: 0,
-        stallAt: [],
-        busy: null,
-      };
+      stats = emptyStats();
     }
     const s = stats;
     const start = performance.now();
@@ -97,15 +99,7 @@ async function measure(
   seconds: number,
 ): Promise<StreamStats> {
   const agent = new Agent({ keepAlive: true, maxSockets: concurrency });
-  const stats: StreamStats = {
-    streams: 0,
-    failures: 0,
-    firstChunk: new Samples(),
-    gaps: new Samples(),
-    stalls: 0,
-    stallAt: [],
-    busy: null,
-  };
+  const stats = emptyStats();
   const body = requestBody(true, { user: `bench-pace:${INTERVAL_MS}:${CONTENT_EVENTS}` });
   const begin = performance.now();
   const recordFrom = begin + warmupS * 1000;
