@@ -62,6 +62,8 @@ for (const dialect of dialects().slice(0, 1)) {
           await menu.click();
           await nav.getByRole('link', { name: 'Keys' }).click();
           await page.getByRole('heading', { level: 1, name: 'API keys' }).waitFor();
+          // The menu folds in an effect after the chosen page renders: give that render its frame.
+          await nav.waitFor({ state: 'hidden', timeout: 5000 }).catch(() => undefined);
           assert.equal(await nav.isVisible(), false, 'choosing a page folds it again');
         } else {
           assert.equal(await menu.isVisible(), false);
