@@ -2,6 +2,8 @@ import type { CanonicalAssistantMessage, CanonicalUsage } from '../../canonical/
 import type {
   FunctionCallItem,
   OutputItem,
+  OutputText,
+  ReasoningText,
   ResponseEcho,
   ResponseObject,
   ResponseStatus,
@@ -102,6 +104,16 @@ export function responseJson(response: ResponseObject, echoMembers: string, outp
 }
 
 /** The output items of a whole assistant message: reasoning, then text, then function calls. */
+/** A message item's one content part (the key order `partJson` in stream-json.ts writes). */
+export function outputTextPart(text: string): OutputText {
+  return { type: 'output_text', text, annotations: [], logprobs: [] };
+}
+
+/** A reasoning item's one content part. */
+export function reasoningTextPart(text: string): ReasoningText {
+  return { type: 'reasoning_text', text };
+}
+
 export function outputItems(message: CanonicalAssistantMessage, ctx: ResponseContext, complete: boolean): OutputItem[] {
   const status = complete ? 'completed' : 'incomplete';
   const items: OutputItem[] = [];
@@ -111,7 +123,7 @@ export function outputItems(message: CanonicalAssistantMessage, ctx: ResponseCon
       type: 'reasoning',
       id: itemId('rs', ctx),
       summary: [],
-      content: [{ type: 'reasoning_text', text: reasoning }],
+      content: [reasoningTextPart(reasoning)],
       status,
     });
   const text = message.content ?? message.refusal ?? '';
@@ -122,7 +134,7 @@ export function outputItems(message: CanonicalAssistantMessage, ctx: ResponseCon
       id: itemId('msg', ctx),
       role: 'assistant',
       status,
-      content: [{ type: 'output_text', text, annotations: [], logprobs: [] }],
+      content: [outputTextPart(text)],
     });
   calls.forEach((call, n) => {
     const item: FunctionCallItem = {

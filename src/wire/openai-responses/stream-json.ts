@@ -1,4 +1,5 @@
-import type { ItemStatus, OutputMessageItem, ReasoningItem } from './wire.js';
+import { outputTextPart, reasoningTextPart } from './response.js';
+import type { ItemStatus, OutputMessageItem, OutputText, ReasoningItem, ReasoningText } from './wire.js';
 
 /**
  * The JSON text of the Responses stream encoder's events, put together from parts escaped once
@@ -113,10 +114,8 @@ export function textDoneJson(event: ResponsesStreamEvent, at: string, text: stri
 }
 
 /** A text item's content part. */
-export function textPart(kind: TextKind, text: string): Record<string, unknown> {
-  return kind === MESSAGE
-    ? { type: 'output_text', text, annotations: [], logprobs: [] }
-    : { type: 'reasoning_text', text };
+export function textPart(kind: TextKind, text: string): OutputText | ReasoningText {
+  return kind === MESSAGE ? outputTextPart(text) : reasoningTextPart(text);
 }
 
 /** `textPart`'s JSON, its text already JSON. */

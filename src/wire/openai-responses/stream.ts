@@ -1,5 +1,14 @@
 import type { CanonicalChunk, CanonicalUsage, ToolCallDelta } from '../../canonical/index.js';
-import { itemId, responseJson, responseObject, responsesUsage, statusFor, type ResponseContext } from './response.js';
+import {
+  itemId,
+  outputTextPart,
+  reasoningTextPart,
+  responseJson,
+  responseObject,
+  responsesUsage,
+  statusFor,
+  type ResponseContext,
+} from './response.js';
 import {
   callDoneJson,
   deltaJson,
@@ -18,7 +27,15 @@ import {
   type ResponsesStreamEvent,
   type TextKind,
 } from './stream-json.js';
-import type { FunctionCallItem, OutputItem, OutputMessageItem, ReasoningItem, ResponseErrorCode } from './wire.js';
+import type {
+  FunctionCallItem,
+  OutputItem,
+  OutputMessageItem,
+  OutputText,
+  ReasoningItem,
+  ReasoningText,
+  ResponseErrorCode,
+} from './wire.js';
 
 export type { ResponsesStreamEvent } from './stream-json.js';
 
@@ -242,7 +259,11 @@ export class ResponsesStreamEncoder {
     out.push(this.rendered.keep(event, deltaJson(event, open.at, text, kind.eventTail)));
   }
 
-  private partEvent(phase: 'added' | 'done', open: Open<OutputItem>, part: object): ResponsesStreamEvent {
+  private partEvent(
+    phase: 'added' | 'done',
+    open: Open<OutputItem>,
+    part: OutputText | ReasoningText,
+  ): ResponsesStreamEvent {
     return this.event(`response.content_part.${phase}`, {
       item_id: open.item.id,
       output_index: open.index,
@@ -252,13 +273,13 @@ export class ResponsesStreamEncoder {
   }
 
   /** Sets a text item's one content part to its text so far, and returns that part. */
-  private fillText(open: Open<ReasoningItem> | Open<OutputMessageItem>): object {
+  private fillText(open: Open<ReasoningItem> | Open<OutputMessageItem>): OutputText | ReasoningText {
     if (open.item.type === 'reasoning') {
-      const part = { type: 'reasoning_text' as const, text: open.text };
+      const part = reasoningTextPart(open.text);
       open.item.content = [part];
       return part;
     }
-    const part = { type: 'output_text' as const, text: open.text, annotations: [], logprobs: [] };
+    const part = outputTextPart(open.text);
     open.item.content = [part];
     return part;
   }

@@ -10,6 +10,11 @@ export interface OutputText {
   logprobs?: never[];
 }
 
+export interface ReasoningText {
+  type: 'reasoning_text';
+  text: string;
+}
+
 export interface OutputMessageItem {
   type: 'message';
   id: string;
@@ -43,7 +48,7 @@ export interface ReasoningItem {
   type: 'reasoning';
   id: string;
   summary: { type: 'summary_text'; text: string }[];
-  content?: { type: 'reasoning_text'; text: string }[];
+  content?: ReasoningText[];
   status?: ItemStatus;
   /** The upstream's signed reasoning, for the client to send back (reasoning-state.ts). */
   encrypted_content?: string | null;
