@@ -57,9 +57,10 @@ export interface NativeEvent {
   event: string;
   data: JsonRecord;
   /**
-   * `data` as the upstream's text, when that text is one line and `data` is what it parsed to:
-   * written to the client as received instead of serialised again. Absent on events built or
-   * changed by the gateway (an encoder's, a relabelled one), which are serialised.
+   * `data` as JSON text, when it is known without serialising `data`: the upstream's own text
+   * (when it came on one line and `data` is what it parsed to), or the text an encoder wrote
+   * beside the event it built. Written to the client instead of serialising `data` again. Absent
+   * on an event the gateway changed (a relabelled one), which is serialised.
    */
   text?: string;
 }

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import type { CanonicalChunk } from '../../../canonical/index.js';
+import { nativeEventText, type CanonicalChunk } from '../../../canonical/index.js';
 import { isGatewayError } from '../../../errors/index.js';
 import { decodeMessagesRequest } from './decode.js';
 import { encodeMessagesResponse, messagesUsage, stopReason } from './encode.js';
@@ -237,6 +237,24 @@ describe('canonical chunks → Messages events', () => {
       delta: { stop_reason: 'tool_use', stop_sequence: null },
       usage: { input_tokens: 7, output_tokens: 3, cache_creation_input_tokens: 0, cache_read_input_tokens: 0 },
     });
+  });
+
+  it("writes each delta's text as the JSON of its data, escapes included", () => {
+    const enc = new MessagesStreamEncoder({ id: 'g', model: 'm' });
+    const odd = 'quote " backslash \\ newline \n tab \t é 😀 \u2028 \u0001 </script>';
+    const events = [
+      ...enc.start(),
+      ...enc.chunk(chunk({ reasoning: odd })),
+      ...enc.chunk(chunk({ reasoning_details: [{ type: 'reasoning.text', signature: odd }] })),
+      ...enc.chunk(chunk({ content: odd })),
+      ...enc.chunk(chunk({ content: '' })),
+      ...enc.chunk(chunk({ tool_calls: [{ index: 0, id: 'c1', function: { name: 'f', arguments: odd } }] })),
+      ...enc.end(),
+    ];
+    const deltas = events.filter((e) => e.event === 'content_block_delta');
+    assert.equal(deltas.length, 4);
+    for (const e of deltas) assert.equal(e.text, JSON.stringify(e.data));
+    for (const e of events) assert.equal(nativeEventText(e), JSON.stringify(e.data));
   });
 
   it('an empty answer still pings and ends with end_turn and the fallback usage', () => {

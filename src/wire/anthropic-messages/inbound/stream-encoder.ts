@@ -86,16 +86,16 @@ export class MessagesStreamEncoder {
         this.close(out);
       } else if (typeof detail.signature === 'string' && detail.signature !== '') {
         if (this.block?.kind !== 'thinking') this.open({ kind: 'thinking' }, thinkingStart(), out);
-        out.push(blockDelta(this.index, { type: 'signature_delta', signature: detail.signature }));
+        out.push(blockDelta(this.index, { type: 'signature_delta', signature: detail.signature }, 'signature'));
       }
     }
     if (typeof delta.reasoning === 'string' && delta.reasoning !== '') {
       if (this.block?.kind !== 'thinking') this.open({ kind: 'thinking' }, thinkingStart(), out);
-      out.push(blockDelta(this.index, { type: 'thinking_delta', thinking: delta.reasoning }));
+      out.push(blockDelta(this.index, { type: 'thinking_delta', thinking: delta.reasoning }, 'thinking'));
     }
     if (typeof delta.content === 'string' && delta.content !== '') {
       if (this.block?.kind !== 'text') this.open({ kind: 'text' }, { type: 'text', text: '' }, out);
-      out.push(blockDelta(this.index, { type: 'text_delta', text: delta.content }));
+      out.push(blockDelta(this.index, { type: 'text_delta', text: delta.content }, 'text'));
     }
     for (const call of delta.tool_calls ?? NONE) {
       const current = this.block?.kind === 'tool' ? this.block.toolIndex : null;
@@ -112,7 +112,7 @@ export class MessagesStreamEncoder {
       }
       const args = call.function?.arguments;
       if (typeof args === 'string' && args !== '')
-        out.push(blockDelta(this.index, { type: 'input_json_delta', partial_json: args }));
+        out.push(blockDelta(this.index, { type: 'input_json_delta', partial_json: args }, 'partial_json'));
     }
   }
 
@@ -146,6 +146,26 @@ function thinkingStart(): JsonRecord {
   return { type: 'thinking', thinking: '', signature: '' };
 }
 
-function blockDelta(index: number, delta: JsonRecord): MessagesEvent {
-  return { event: 'content_block_delta', data: { type: 'content_block_delta', index, delta } };
+/** A content block's delta: its type and the one string it carries. */
+type BlockDelta =
+  | { type: 'text_delta'; text: string }
+  | { type: 'thinking_delta'; thinking: string }
+  | { type: 'signature_delta'; signature: string }
+  | { type: 'input_json_delta'; partial_json: string };
+
+/** The field of a delta that holds its string. */
+type DeltaField<D extends BlockDelta> = Exclude<keyof D, 'type'> & string;
+
+/**
+ * One `content_block_delta` event. It is most of a stream's events, so its JSON text is written
+ * here from the one string it carries (the writer sends `text`; `data` is the same event as
+ * objects) instead of serialising three objects for every delta.
+ */
+function blockDelta<D extends BlockDelta>(index: number, delta: D, field: DeltaField<D>): MessagesEvent {
+  const value = delta[field] as string;
+  return {
+    event: 'content_block_delta',
+    data: { type: 'content_block_delta', index, delta },
+    text: `{"type":"content_block_delta","index":${index},"delta":{"type":"${delta.type}","${field}":${JSON.stringify(value)}}}`,
+  };
 }

@@ -1,16 +1,17 @@
 /**
- * The Responses codec's translated stream, this build against another build's `dist/` in one
- * process, builds alternated per round: a fresh `responsesCodec`, its `decode` of the gateway
- * benchmark's Responses request, `chunk` for each canonical chunk of the benchmark's streamed
- * answer (20 events: role, 17 text deltas, finish, usage) and `endStream`, written to an
- * in-memory event writer. The chat codec writing the same chunks is the reference a Responses
- * stream is held to ("× chat"). Both builds must write the same bytes (checked first); prints µs
- * per stream (minimum and median over rounds), own / base, and each build's Responses ÷ chat.
- *   node dist/bench/responses-stream-bench.js --base /path/to/other/dist [--streams 4000] [--rounds 8]
+ * The translated streams of the codecs whose streams are rewritten event by event (Responses,
+ * Messages), this build against another build's `dist/` in one process, builds alternated per
+ * round: a fresh codec, its `decode` of the gateway benchmark's request for that surface, `chunk`
+ * for each canonical chunk of the benchmark's streamed answer (20 events: role, 17 text deltas,
+ * finish, usage) and `endStream`, written to an in-memory event writer. The chat codec writing the
+ * same chunks is the reference each surface is held to ("× chat"). Both builds must write the
+ * same bytes (checked first); prints µs per stream (minimum and median over rounds), own / base,
+ * and each build's surface ÷ chat.
+ *   node dist/bench/codec-stream-bench.js --base /path/to/other/dist [--streams 4000] [--rounds 8]
  */
 import type { CanonicalChunk } from '../src/canonical/index.js';
 import type { Codec, EventWriter } from '../src/wire/codec.js';
-import { responsesRequestBody, sseEvents } from './gateway-bench/payloads.js';
+import { messagesRequestBody, responsesRequestBody, sseEvents } from './gateway-bench/payloads.js';
 import { median } from './gateway-bench/stats.js';
 import { vsBaseArgs } from './vs-base-args.js';
 
@@ -18,6 +19,7 @@ type Json = Record<string, unknown>;
 interface Build {
   name: string;
   responsesCodec: () => Codec<'chat', Json>;
+  messagesCodec: () => Codec<'chat', Json>;
   chatCompletionsCodec: Codec<'chat', Json>;
   chatChunk: (body: Json, fallback: { model: string; id: string; created: number }) => CanonicalChunk;
 }
@@ -26,9 +28,13 @@ const values = vsBaseArgs({ streams: 4_000, rounds: 8 });
 
 async function load(name: string, dist: string): Promise<Build> {
   const responses = (await import(`${dist}/src/wire/openai-responses/codec.js`)) as Pick<Build, 'responsesCodec'>;
+  const messages = (await import(`${dist}/src/wire/anthropic-messages/inbound/codec.js`)) as Pick<
+    Build,
+    'messagesCodec'
+  >;
   const chat = (await import(`${dist}/src/wire/openai-chat/inbound.js`)) as Pick<Build, 'chatCompletionsCodec'>;
   const response = (await import(`${dist}/src/wire/openai-chat/outbound/response.js`)) as Pick<Build, 'chatChunk'>;
-  return { name, ...responses, ...chat, ...response };
+  return { name, ...responses, ...messages, ...chat, ...response };
 }
 
 const ownDist = new URL('..', import.meta.url).pathname.replace(/\/$/, '');
@@ -51,7 +57,10 @@ class TextWriter implements EventWriter {
   }
 }
 
-const request = JSON.parse(responsesRequestBody(true)) as Json;
+const requests = {
+  responses: JSON.parse(responsesRequestBody(true)) as Json,
+  messages: JSON.parse(messagesRequestBody(true)) as Json,
+};
 const upstreamEvents = sseEvents()
   .map((event) => event.slice('data: '.length).trim())
   .filter((data) => data !== '[DONE]');
@@ -73,7 +82,15 @@ const chunksOf = (build: Build): CanonicalChunk[] =>
 const STREAMS: Record<string, (b: Build, chunks: readonly CanonicalChunk[]) => string> = {
   responses: (b, chunks) => {
     const codec = b.responsesCodec();
-    codec.decode({ ...request });
+    codec.decode({ ...requests.responses });
+    const writer = new TextWriter();
+    for (const chunk of chunks) void codec.chunk(writer, chunk);
+    codec.endStream(writer);
+    return writer.text;
+  },
+  messages: (b, chunks) => {
+    const codec = b.messagesCodec();
+    codec.decode({ ...requests.messages });
     const writer = new TextWriter();
     for (const chunk of chunks) void codec.chunk(writer, chunk);
     codec.endStream(writer);
@@ -131,11 +148,13 @@ for (const [stream, run] of Object.entries(STREAMS)) {
   );
 }
 for (const name of ['base', 'own']) {
-  const responses = results.get(`responses ${name}`);
   const chat = results.get(`chat ${name}`);
-  if (responses === undefined || chat === undefined) continue;
-  process.stdout.write(
-    `${name}: responses ÷ chat min ${(responses.min / chat.min).toFixed(2)} median ${(responses.median / chat.median).toFixed(2)}\n`,
-  );
+  for (const surface of ['responses', 'messages']) {
+    const own = results.get(`${surface} ${name}`);
+    if (own === undefined || chat === undefined) continue;
+    process.stdout.write(
+      `${name}: ${surface} ÷ chat min ${(own.min / chat.min).toFixed(2)} median ${(own.median / chat.median).toFixed(2)}\n`,
+    );
+  }
 }
 if (sink === 0) throw new Error('nothing written');
