@@ -2,3 +2,4 @@ export type { Framing } from './types.js';
 export { SSE_FRAMING } from './sse.js';
 export * from './sse-parser.js';
 export * from './sse-body.js';
+export * from './sse-stream.js';

@@ -5,7 +5,8 @@ import type {
   NativeUpstreamRequest,
 } from '../../../canonical/index.js';
 import { errors } from '../../../errors/index.js';
-import { fromHttpStatus, upstreamEvents, protocolError, type EventSource } from '../../../upstream/index.js';
+import { fromHttpStatus, protocolError, SseItemStream, type EventSource } from '../../../upstream/index.js';
+import type { ClosableIterator } from '../../primed-stream.js';
 import { isRecord, nowSeconds, str, type JsonRecord } from '../../../canonical/json.js';
 import { canonicalUsage, finishReason, readUsage, ZERO_USAGE, type AnthropicUsageCounts } from './response.js';
 import { nativeChunk, readNativeEvent } from '../../native-events.js';
@@ -60,67 +61,95 @@ function eventText(data: JsonRecord): string {
   return str(delta.text) ?? str(delta.partial_json) ?? str(delta.thinking) ?? '';
 }
 
-/** An SSE stream's events as native events (Anthropic's own framing). */
-async function* sseEvents(res: EventSource, providerId: string): AsyncGenerator<NativeEvent, void, undefined> {
-  for await (const sse of upstreamEvents(res)) {
-    const event = readNativeEvent(sse, providerId);
-    if (event !== null) yield event;
-  }
-}
-
-/** The chunks of an Anthropic SSE stream (nativeChunksOf). */
+/**
+ * The chunks of an Anthropic SSE stream (Anthropic and Vertex AI): each event read as it arrives,
+ * without a generator between the body and the caller (SseItemStream).
+ */
 export function nativeChunks(
   res: EventSource,
   providerId: string,
   apiKey: string | null,
   model: string,
-): AsyncGenerator<CanonicalChunk, void, undefined> {
-  return nativeChunksOf(sseEvents(res, providerId), { providerId, apiKey, model });
+): ClosableIterator<CanonicalChunk> {
+  const messages = new MessagesEventReader({ providerId, apiKey, model });
+  return new SseItemStream<CanonicalChunk>(res, {
+    read: (sse) => {
+      const event = readNativeEvent(sse, providerId);
+      return event === null ? null : messages.read(event);
+    },
+    complete: () => messages.stopped,
+    last: () => messages.end(),
+  });
 }
 
 /**
- * Messages events already parsed, whatever framing carried them (SSE from Anthropic and Vertex AI,
- * the AWS event stream of Bedrock's InvokeModelWithResponseStream), one chunk each, ending after
- * `message_stop` (later events are drained); an `error` event throws UpstreamError. A chunk's usage
- * is the whole usage so far, on the events that report it.
+ * Messages events already parsed, whatever framing carried them (the AWS event stream of
+ * Bedrock's InvokeModelWithResponseStream), one chunk each, ending after `message_stop` (later
+ * events are drained).
  */
 export async function* nativeChunksOf(
   source: AsyncIterable<NativeEvent>,
   at: { providerId: string; apiKey: string | null; model: string },
 ): AsyncGenerator<CanonicalChunk, void, undefined> {
-  const { providerId, apiKey, model } = at;
-  let counts: AnthropicUsageCounts = ZERO_USAGE;
-  let stopped = false;
-  let id = '';
-  const created = nowSeconds();
+  const messages = new MessagesEventReader(at);
   for await (const event of source) {
-    if (stopped) continue; // drain so the socket can be reused
+    if (messages.stopped) continue; // drain so the socket can be reused
+    yield messages.read(event);
+  }
+  messages.end();
+}
+
+/**
+ * One Messages stream's events → canonical chunks, one each, whatever framing carried them: an
+ * `error` event throws UpstreamError; a chunk's usage is the whole usage so far, on the events
+ * that report it; the stream is complete at `message_stop`.
+ */
+class MessagesEventReader {
+  private counts: AnthropicUsageCounts = ZERO_USAGE;
+  private id = '';
+  private readonly created = nowSeconds();
+  /** `message_stop` was read. */
+  stopped = false;
+
+  constructor(private readonly at: { providerId: string; apiKey: string | null; model: string }) {}
+
+  read(event: NativeEvent): CanonicalChunk {
     const { event: type, data } = event;
     if (type === 'error') {
       const error = isRecord(data.error) ? data.error : {};
       const errType = str(error.type) ?? null;
       throw fromHttpStatus({
         kind: 'stream',
-        providerId,
-        apiKey,
+        providerId: this.at.providerId,
+        apiKey: this.at.apiKey,
         upstreamStatus: anthropicErrorStatus(errType),
         upstreamMessage: str(error.message) ?? null,
         providerCode: errType,
       });
     }
     let finish: string | null = null;
-    const chunk = nativeChunk({ id, created, model }, 'anthropic-messages', event, eventText(data));
+    const chunk = nativeChunk(
+      { id: this.id, created: this.created, model: this.at.model },
+      'anthropic-messages',
+      event,
+      eventText(data),
+    );
     if (type === 'message_start' && isRecord(data.message)) {
-      chunk.id = id = str(data.message.id) ?? id;
-      counts = readUsage(data.message.usage, counts);
-      chunk.usage = canonicalUsage(counts);
+      chunk.id = this.id = str(data.message.id) ?? this.id;
+      this.counts = readUsage(data.message.usage, this.counts);
+      chunk.usage = canonicalUsage(this.counts);
     } else if (type === 'message_delta') {
-      counts = readUsage(data.usage, counts);
-      chunk.usage = canonicalUsage(counts);
+      this.counts = readUsage(data.usage, this.counts);
+      chunk.usage = canonicalUsage(this.counts);
       if (isRecord(data.delta)) finish = finishReason(str(data.delta.stop_reason));
-    } else if (type === 'message_stop') stopped = true;
+    } else if (type === 'message_stop') this.stopped = true;
     if (finish !== null && chunk.choices[0] !== undefined) chunk.choices[0].finish_reason = finish;
-    yield chunk;
+    return chunk;
   }
-  if (!stopped) throw protocolError(providerId, 'Provider stream ended before message_stop');
+
+  /** The source ended: a stream without `message_stop` is a protocol error. */
+  end(): null {
+    if (!this.stopped) throw protocolError(this.at.providerId, 'Provider stream ended before message_stop');
+    return null;
+  }
 }

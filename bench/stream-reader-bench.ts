@@ -1,0 +1,130 @@
+/**
+ * The upstream stream readers, this build against another build's `dist/` in one process, builds
+ * alternated per round: the canonical chunks of the gateway benchmark's streamed answer read from
+ * an upstream body, as the gateway's stream loop reads them (`for await` over the primed stream),
+ * in two framings: an OpenAI chat stream (`OpenAiCompatibleAdapter`'s relay: role, 17 deltas,
+ * finish, usage, `[DONE]`) and an Anthropic Messages stream read natively (`nativeChunks`: the
+ * same answer in Anthropic's events). The body comes in one piece, as the benchmark's upstream
+ * writes it, or one event per piece, as a paced upstream writes it. Both builds must read the same
+ * chunks (checked first); prints µs per stream (minimum and median over rounds) and own / base.
+ *   node dist/bench/stream-reader-bench.js --base /path/to/other/dist [--streams 4000] [--rounds 8]
+ */
+import type { CanonicalChunk } from '../src/canonical/index.js';
+import type { EventPacedBody, UpstreamSseParser } from '../src/upstream/index.js';
+import { anthropicSseEvents, sseEvents } from './gateway-bench/payloads.js';
+import { median } from './gateway-bench/stats.js';
+import { vsBaseArgs } from './vs-base-args.js';
+
+type Json = Record<string, unknown>;
+interface Source {
+  chunks(): AsyncIterable<Buffer>;
+  sseParser(): UpstreamSseParser;
+}
+interface Build {
+  name: string;
+  UpstreamSseParser: new (body: EventPacedBody, providerId: string, maxEventBytes: number) => UpstreamSseParser;
+  nativeChunks: (
+    res: Source,
+    providerId: string,
+    apiKey: string | null,
+    model: string,
+  ) => AsyncIterator<CanonicalChunk>;
+  relayOpenAiStream: (options: Json) => AsyncIterator<CanonicalChunk>;
+  chatChunk: (body: Json, fallback: { model: string; id: string; created: number }) => CanonicalChunk;
+  primeStream: (source: AsyncIterator<CanonicalChunk>) => Promise<AsyncIterable<CanonicalChunk>>;
+}
+
+const values = vsBaseArgs({ streams: 4_000, rounds: 8 });
+
+async function load(name: string, dist: string): Promise<Build> {
+  const parts = await Promise.all([
+    import(`${dist}/src/upstream/framing/sse-body.js`),
+    import(`${dist}/src/wire/anthropic-messages/outbound/native.js`),
+    import(`${dist}/src/wire/openai-chat/outbound/stream-relay.js`),
+    import(`${dist}/src/wire/openai-chat/outbound/response.js`),
+    import(`${dist}/src/wire/primed-stream.js`),
+  ]);
+  return Object.assign({ name }, ...parts) as Build;
+}
+
+const ownDist = new URL('..', import.meta.url).pathname.replace(/\/$/, '');
+const builds = [await load('base', values.base.replace(/\/$/, '')), await load('own', ownDist)];
+
+const PACED_BODY: EventPacedBody = { progress: () => undefined, abortWith: () => undefined };
+const MAX_EVENT_BYTES = 1 << 20;
+
+/** An upstream body of these SSE events, in one piece or one piece per event. */
+function source(build: Build, pieces: readonly Buffer[]): Source {
+  return {
+    chunks: async function* () {
+      for (const piece of pieces) yield piece;
+    },
+    sseParser: () => new build.UpstreamSseParser(PACED_BODY, 'bench', MAX_EVENT_BYTES),
+  };
+}
+
+const endpoint = { providerId: 'bench', apiKey: null };
+const READERS: Record<string, (b: Build, pieces: readonly Buffer[]) => AsyncIterator<CanonicalChunk>> = {
+  openai: (b, pieces) =>
+    b.relayOpenAiStream({
+      res: source(b, pieces),
+      endpoint,
+      meta: { id: 'gen-x', model: 'bench/gpt-bench', created: 1764230000 },
+      step: (event: Json, meta: { id: string; model: string; created: number }) => {
+        const chunk = b.chatChunk(event, meta);
+        const usage = chunk.usage ?? null;
+        delete chunk.usage;
+        return { chunk: chunk.choices.length === 0 ? null : chunk, usage, finished: false };
+      },
+      last: (meta: { id: string; model: string; created: number }) => ({ ...meta, choices: [] }),
+    }),
+  anthropic: (b, pieces) => b.nativeChunks(source(b, pieces), 'bench', null, 'claude-bench'),
+};
+
+const BODIES: Record<string, string[]> = { openai: sseEvents(), anthropic: anthropicSseEvents() };
+const SHAPES: Record<string, (events: string[]) => Buffer[]> = {
+  whole: (events) => [Buffer.from(events.join(''))],
+  paced: (events) => events.map((e) => Buffer.from(e)),
+};
+
+/** Reads one stream to its end as the gateway does; returns what it read, for the check and the sink. */
+async function readStream(build: Build, reader: string, pieces: readonly Buffer[]): Promise<string> {
+  const read = READERS[reader];
+  if (read === undefined) throw new Error(reader);
+  const stream = await build.primeStream(read(build, pieces));
+  let out = '';
+  for await (const chunk of stream)
+    out += `${chunk.choices[0]?.delta.content ?? ''}|${chunk.usage?.total_tokens ?? ''};`;
+  return out;
+}
+
+const cases = Object.keys(READERS).flatMap((reader) =>
+  Object.entries(SHAPES).map(([shape, cut]) => ({ reader, shape, pieces: cut(BODIES[reader] ?? []) })),
+);
+for (const c of cases) {
+  const [a, b] = await Promise.all(builds.map((build) => readStream(build, c.reader, c.pieces)));
+  if (a !== b || a === undefined || a === '')
+    throw new Error(`${c.reader} ${c.shape}: the builds read different chunks`);
+}
+
+let sink = 0;
+for (const c of cases) {
+  const times: Record<string, number[]> = { base: [], own: [] };
+  for (let r = 0; r < values.rounds + 1; r++) {
+    for (let k = 0; k < builds.length; k++) {
+      const build = builds[(r + k) % builds.length] as Build;
+      const start = process.hrtime.bigint();
+      for (let i = 0; i < values.streams; i++) sink += (await readStream(build, c.reader, c.pieces)).length;
+      const us = Number(process.hrtime.bigint() - start) / values.streams / 1000;
+      if (r > 0) times[build.name]?.push(us); // round 0 warms up
+    }
+  }
+  const [base, own] = [times.base ?? [], times.own ?? []].map((t) => ({ min: Math.min(...t), median: median(t) }));
+  if (base === undefined || own === undefined) continue;
+  process.stdout.write(
+    `${`${c.reader} ${c.shape}`.padEnd(16)} µs per stream: base min ${base.min.toFixed(1)} median ${base.median.toFixed(1)}; ` +
+      `own min ${own.min.toFixed(1)} median ${own.median.toFixed(1)}; ` +
+      `own/base min ${(own.min / base.min).toFixed(2)} median ${(own.median / base.median).toFixed(2)}\n`,
+  );
+}
+if (sink === 0) throw new Error('nothing read');
