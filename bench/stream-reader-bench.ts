@@ -2,11 +2,12 @@
  * The upstream stream readers, this build against another build's `dist/` in one process, builds
  * alternated per round: the canonical chunks of the gateway benchmark's streamed answer read from
  * an upstream body, as the gateway's stream loop reads them (`for await` over the primed stream),
- * in two framings: an OpenAI chat stream (`OpenAiCompatibleAdapter`'s relay: role, 17 deltas,
- * finish, usage, `[DONE]`) and an Anthropic Messages stream read natively (`nativeChunks`: the
- * same answer in Anthropic's events). The body comes in one piece, as the benchmark's upstream
- * writes it, or one event per piece, as a paced upstream writes it. Both builds must read the same
- * chunks (checked first); prints µs per stream (minimum and median over rounds) and own / base.
+ * from three readers: an OpenAI chat stream (`OpenAiCompatibleAdapter`'s relay: role, 17 deltas,
+ * finish, usage, `[DONE]`), and the same answer in Anthropic's Messages events read natively
+ * (`nativeChunks`, a Messages client's pass-through) and translated to chat (`anthropicChunks`).
+ * The body comes in one piece, as the benchmark's upstream writes it, or one event per piece, as a
+ * paced upstream writes it. Both builds must read the same chunks (checked first); prints µs per
+ * stream (minimum and median over rounds) and own / base.
  *   node dist/bench/stream-reader-bench.js --base /path/to/other/dist [--streams 4000] [--rounds 8]
  */
 import type { CanonicalChunk } from '../src/canonical/index.js';
@@ -29,6 +30,7 @@ interface Build {
     apiKey: string | null,
     model: string,
   ) => AsyncIterator<CanonicalChunk>;
+  anthropicChunks: (res: Source, opts: Json) => AsyncIterator<CanonicalChunk>;
   relayOpenAiStream: (options: Json) => AsyncIterator<CanonicalChunk>;
   chatChunk: (body: Json, fallback: { model: string; id: string; created: number }) => CanonicalChunk;
   primeStream: (source: AsyncIterator<CanonicalChunk>) => Promise<AsyncIterable<CanonicalChunk>>;
@@ -40,6 +42,7 @@ async function load(name: string, dist: string): Promise<Build> {
   const parts = await Promise.all([
     import(`${dist}/src/upstream/framing/sse-body.js`),
     import(`${dist}/src/wire/anthropic-messages/outbound/native.js`),
+    import(`${dist}/src/wire/anthropic-messages/outbound/stream.js`),
     import(`${dist}/src/wire/openai-chat/outbound/stream-relay.js`),
     import(`${dist}/src/wire/openai-chat/outbound/response.js`),
     import(`${dist}/src/wire/primed-stream.js`),
@@ -78,10 +81,21 @@ const READERS: Record<string, (b: Build, pieces: readonly Buffer[]) => AsyncIter
       },
       last: (meta: { id: string; model: string; created: number }) => ({ ...meta, choices: [] }),
     }),
-  anthropic: (b, pieces) => b.nativeChunks(source(b, pieces), 'bench', null, 'claude-bench'),
+  'anthropic native': (b, pieces) => b.nativeChunks(source(b, pieces), 'bench', null, 'claude-bench'),
+  'anthropic chat': (b, pieces) =>
+    b.anthropicChunks(source(b, pieces), {
+      providerId: 'bench',
+      apiKey: null,
+      fallbackId: 'gen-x',
+      model: 'claude-bench',
+    }),
 };
 
-const BODIES: Record<string, string[]> = { openai: sseEvents(), anthropic: anthropicSseEvents() };
+const BODIES: Record<string, string[]> = {
+  openai: sseEvents(),
+  'anthropic native': anthropicSseEvents(),
+  'anthropic chat': anthropicSseEvents(),
+};
 const SHAPES: Record<string, (events: string[]) => Buffer[]> = {
   whole: (events) => [Buffer.from(events.join(''))],
   paced: (events) => events.map((e) => Buffer.from(e)),
@@ -122,7 +136,7 @@ for (const c of cases) {
   const [base, own] = [times.base ?? [], times.own ?? []].map((t) => ({ min: Math.min(...t), median: median(t) }));
   if (base === undefined || own === undefined) continue;
   process.stdout.write(
-    `${`${c.reader} ${c.shape}`.padEnd(16)} µs per stream: base min ${base.min.toFixed(1)} median ${base.median.toFixed(1)}; ` +
+    `${`${c.reader} ${c.shape}`.padEnd(24)} µs per stream: base min ${base.min.toFixed(1)} median ${base.median.toFixed(1)}; ` +
       `own min ${own.min.toFixed(1)} median ${own.median.toFixed(1)}; ` +
       `own/base min ${(own.min / base.min).toFixed(2)} median ${(own.median / base.median).toFixed(2)}\n`,
   );

@@ -2,10 +2,13 @@ import type { CanonicalChunk, CanonicalDelta } from '../../../canonical/index.js
 import {
   eventJson,
   fromHttpStatus,
-  upstreamEvents,
   protocolError,
+  SseItemStream,
+  type SseEvent,
+  type SseStreamReader,
   type UpstreamResponse,
 } from '../../../upstream/index.js';
+import type { ClosableIterator } from '../../primed-stream.js';
 import { int, isRecord, nowSeconds, str, type JsonRecord } from '../../../canonical/json.js';
 import {
   canonicalUsage,
@@ -35,36 +38,31 @@ export interface AnthropicStreamOptions {
 
 /**
  * Anthropic SSE events (message_start, content_block_start/delta/stop, message_delta,
- * message_stop, ping, error) → canonical chunks; the last chunk carries usage.
+ * message_stop, ping, error) → canonical chunks, read as they arrive (SseItemStream); the last
+ * chunk carries usage.
  */
-export async function* anthropicChunks(
-  res: UpstreamResponse,
-  opts: AnthropicStreamOptions,
-): AsyncGenerator<CanonicalChunk, void, undefined> {
-  const st: StreamState = {
-    id: opts.fallbackId,
-    model: opts.model,
-    created: nowSeconds(),
-    usage: ZERO_USAGE,
-    toolIndexByBlock: new Map(),
-    stopped: false,
-  };
-  const chunk = (delta: CanonicalDelta, finish: string | null = null, native?: string | null): CanonicalChunk => {
-    const c: CanonicalChunk = {
-      id: st.id,
-      object: 'chat.completion.chunk',
-      created: st.created,
-      model: st.model,
-      choices: [{ index: 0, delta, finish_reason: finish }],
+export function anthropicChunks(res: UpstreamResponse, opts: AnthropicStreamOptions): ClosableIterator<CanonicalChunk> {
+  return new SseItemStream(res, new AnthropicReader(opts));
+}
+
+class AnthropicReader implements SseStreamReader<CanonicalChunk> {
+  private readonly st: StreamState;
+
+  constructor(private readonly opts: AnthropicStreamOptions) {
+    this.st = {
+      id: opts.fallbackId,
+      model: opts.model,
+      created: nowSeconds(),
+      usage: ZERO_USAGE,
+      toolIndexByBlock: new Map(),
+      stopped: false,
     };
-    const first = c.choices[0];
-    if (native !== undefined && first !== undefined) first.native_finish_reason = native;
-    return c;
-  };
-  for await (const event of upstreamEvents(res)) {
-    if (st.stopped) continue; // drain so the socket can be reused
+  }
+
+  read(event: SseEvent): CanonicalChunk | null {
+    const { st, opts } = this;
     const data = eventJson(event, opts.providerId);
-    if (data === null) continue;
+    if (data === null) return null;
     const type = str(data.type) ?? event.event;
     switch (type) {
       case 'message_start': {
@@ -72,29 +70,25 @@ export async function* anthropicChunks(
         st.id = str(message.id) ?? st.id;
         st.model = str(message.model) ?? st.model;
         st.usage = readUsage(message.usage, st.usage);
-        yield chunk({ role: 'assistant', content: '' });
-        break;
+        return this.chunk({ role: 'assistant', content: '' });
       }
       case 'content_block_start': {
         const out = blockStart(data, st);
-        if (out !== null) yield chunk(out);
-        break;
+        return out === null ? null : this.chunk(out);
       }
       case 'content_block_delta': {
         const out = blockDelta(data, st);
-        if (out !== null) yield chunk(out);
-        break;
+        return out === null ? null : this.chunk(out);
       }
       case 'message_delta': {
         const delta = isRecord(data.delta) ? data.delta : {};
         st.usage = readUsage(data.usage, st.usage);
         const native = str(delta.stop_reason);
-        if (native !== undefined) yield chunk({}, finishReason(native), native);
-        break;
+        return native === undefined ? null : this.chunk({}, finishReason(native), native);
       }
       case 'message_stop':
         st.stopped = true;
-        break;
+        return null;
       case 'error': {
         const error = isRecord(data.error) ? data.error : {};
         const errType = str(error.type) ?? null;
@@ -108,18 +102,40 @@ export async function* anthropicChunks(
         });
       }
       default:
-        break; // ping, content_block_stop, future event types
+        return null; // ping, content_block_stop, future event types
     }
   }
-  if (!st.stopped) throw protocolError(opts.providerId, 'Provider stream ended before message_stop');
-  yield {
-    id: st.id,
-    object: 'chat.completion.chunk',
-    created: st.created,
-    model: st.model,
-    choices: [],
-    usage: canonicalUsage(st.usage),
-  };
+
+  complete(): boolean {
+    return this.st.stopped;
+  }
+
+  last(): CanonicalChunk {
+    const { st } = this;
+    if (!st.stopped) throw protocolError(this.opts.providerId, 'Provider stream ended before message_stop');
+    return {
+      id: st.id,
+      object: 'chat.completion.chunk',
+      created: st.created,
+      model: st.model,
+      choices: [],
+      usage: canonicalUsage(st.usage),
+    };
+  }
+
+  private chunk(delta: CanonicalDelta, finish: string | null = null, native?: string): CanonicalChunk {
+    const { st } = this;
+    const c: CanonicalChunk = {
+      id: st.id,
+      object: 'chat.completion.chunk',
+      created: st.created,
+      model: st.model,
+      choices: [{ index: 0, delta, finish_reason: finish }],
+    };
+    const first = c.choices[0];
+    if (native !== undefined && first !== undefined) first.native_finish_reason = native;
+    return c;
+  }
 }
 
 function blockStart(data: JsonRecord, st: StreamState): CanonicalDelta | null {
