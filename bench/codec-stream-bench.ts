@@ -79,29 +79,19 @@ const chunksOf = (build: Build): CanonicalChunk[] =>
     return chunk;
   });
 
+/** A stream through one codec: decoded first when the codec keeps per-call state (`request`). */
+function streamThrough(codec: Codec<'chat', Json>, chunks: readonly CanonicalChunk[], request?: Json): string {
+  if (request !== undefined) codec.decode({ ...request });
+  const writer = new TextWriter();
+  for (const chunk of chunks) void codec.chunk(writer, chunk);
+  codec.endStream(writer);
+  return writer.text;
+}
+
 const STREAMS: Record<string, (b: Build, chunks: readonly CanonicalChunk[]) => string> = {
-  responses: (b, chunks) => {
-    const codec = b.responsesCodec();
-    codec.decode({ ...requests.responses });
-    const writer = new TextWriter();
-    for (const chunk of chunks) void codec.chunk(writer, chunk);
-    codec.endStream(writer);
-    return writer.text;
-  },
-  messages: (b, chunks) => {
-    const codec = b.messagesCodec();
-    codec.decode({ ...requests.messages });
-    const writer = new TextWriter();
-    for (const chunk of chunks) void codec.chunk(writer, chunk);
-    codec.endStream(writer);
-    return writer.text;
-  },
-  chat: (b, chunks) => {
-    const writer = new TextWriter();
-    for (const chunk of chunks) void b.chatCompletionsCodec.chunk(writer, chunk);
-    b.chatCompletionsCodec.endStream(writer);
-    return writer.text;
-  },
+  responses: (b, chunks) => streamThrough(b.responsesCodec(), chunks, requests.responses),
+  messages: (b, chunks) => streamThrough(b.messagesCodec(), chunks, requests.messages),
+  chat: (b, chunks) => streamThrough(b.chatCompletionsCodec, chunks),
 };
 
 const chunks = builds.map(chunksOf);

@@ -2,9 +2,10 @@
  * The upstream stream readers, this build against another build's `dist/` in one process, builds
  * alternated per round: the canonical chunks of the gateway benchmark's streamed answer read from
  * an upstream body, as the gateway's stream loop reads them (`for await` over the primed stream),
- * from three readers: an OpenAI chat stream (`OpenAiCompatibleAdapter`'s relay: role, 17 deltas,
- * finish, usage, `[DONE]`), and the same answer in Anthropic's Messages events read natively
- * (`nativeChunks`, a Messages client's pass-through) and translated to chat (`anthropicChunks`).
+ * from four readers: an OpenAI chat stream (`OpenAiCompatibleAdapter`'s relay: role, 17 deltas,
+ * finish, usage, `[DONE]`), the same answer in Anthropic's Messages events read natively
+ * (`nativeChunks`, a Messages client's pass-through) and translated to chat (`anthropicChunks`),
+ * and in OpenAI's Responses events read natively (`nativeResponseChunks`).
  * The body comes in one piece, as the benchmark's upstream writes it, or one event per piece, as a
  * paced upstream writes it. Both builds must read the same chunks (checked first); prints µs per
  * stream (minimum and median over rounds) and own / base.
@@ -13,6 +14,7 @@
 import type { CanonicalChunk } from '../src/canonical/index.js';
 import type { EventPacedBody, UpstreamSseParser } from '../src/upstream/index.js';
 import { anthropicSseEvents, sseEvents } from './gateway-bench/payloads.js';
+import { responsesSseEvents } from './gateway-bench/responses-payloads.js';
 import { median } from './gateway-bench/stats.js';
 import { vsBaseArgs } from './vs-base-args.js';
 
@@ -31,6 +33,12 @@ interface Build {
     model: string,
   ) => AsyncIterator<CanonicalChunk>;
   anthropicChunks: (res: Source, opts: Json) => AsyncIterator<CanonicalChunk>;
+  nativeResponseChunks: (
+    res: Source,
+    providerId: string,
+    apiKey: string | null,
+    model: string,
+  ) => AsyncIterator<CanonicalChunk>;
   relayOpenAiStream: (options: Json) => AsyncIterator<CanonicalChunk>;
   chatChunk: (body: Json, fallback: { model: string; id: string; created: number }) => CanonicalChunk;
   primeStream: (source: AsyncIterator<CanonicalChunk>) => Promise<AsyncIterable<CanonicalChunk>>;
@@ -43,6 +51,7 @@ async function load(name: string, dist: string): Promise<Build> {
     import(`${dist}/src/upstream/framing/sse-body.js`),
     import(`${dist}/src/wire/anthropic-messages/outbound/native.js`),
     import(`${dist}/src/wire/anthropic-messages/outbound/stream.js`),
+    import(`${dist}/src/wire/openai-responses/outbound/stream.js`),
     import(`${dist}/src/wire/openai-chat/outbound/stream-relay.js`),
     import(`${dist}/src/wire/openai-chat/outbound/response.js`),
     import(`${dist}/src/wire/primed-stream.js`),
@@ -89,12 +98,14 @@ const READERS: Record<string, (b: Build, pieces: readonly Buffer[]) => AsyncIter
       fallbackId: 'gen-x',
       model: 'claude-bench',
     }),
+  'responses native': (b, pieces) => b.nativeResponseChunks(source(b, pieces), 'bench', null, 'gpt-bench'),
 };
 
 const BODIES: Record<string, string[]> = {
   openai: sseEvents(),
   'anthropic native': anthropicSseEvents(),
   'anthropic chat': anthropicSseEvents(),
+  'responses native': responsesSseEvents(),
 };
 const SHAPES: Record<string, (events: string[]) => Buffer[]> = {
   whole: (events) => [Buffer.from(events.join(''))],

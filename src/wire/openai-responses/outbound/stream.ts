@@ -1,6 +1,14 @@
 import type { CanonicalChunk } from '../../../canonical/index.js';
 import { isRecord, nowSeconds, str, type JsonRecord } from '../../../canonical/json.js';
-import { fromHttpStatus, protocolError, upstreamEvents, type EventSource } from '../../../upstream/index.js';
+import {
+  fromHttpStatus,
+  protocolError,
+  SseItemStream,
+  type EventSource,
+  type SseEvent,
+  type SseStreamReader,
+} from '../../../upstream/index.js';
+import type { ClosableIterator } from '../../primed-stream.js';
 import { nativeChunk, readNativeEvent } from '../../native-events.js';
 import { responseFinish, responsesUsage } from './response.js';
 
@@ -23,28 +31,44 @@ const TEXT_DELTAS: ReadonlySet<string> = new Set([
  * streamed text, and on the terminal event the finish reason and the usage. An `error` event
  * throws UpstreamError; a stream that ends before a terminal event is a protocol error.
  */
-export async function* nativeResponseChunks(
+export function nativeResponseChunks(
   res: EventSource,
   providerId: string,
   apiKey: string | null,
   model: string,
-): AsyncGenerator<CanonicalChunk, void, undefined> {
-  let id = '';
-  let ended = false;
-  const created = nowSeconds();
-  for await (const sse of upstreamEvents(res)) {
-    if (ended) continue; // drain so the socket can be reused
-    if (sse.data === '[DONE]') continue;
-    const event = readNativeEvent(sse, providerId);
-    if (event === null) continue;
+): ClosableIterator<CanonicalChunk> {
+  return new SseItemStream(res, new ResponsesEventReader(providerId, apiKey, model));
+}
+
+/** One native Responses stream's reading (SseItemStream drives it, one event at a time). */
+class ResponsesEventReader implements SseStreamReader<CanonicalChunk> {
+  private id = '';
+  private ended = false;
+  private readonly created = nowSeconds();
+
+  constructor(
+    private readonly providerId: string,
+    private readonly apiKey: string | null,
+    private readonly model: string,
+  ) {}
+
+  read(sse: SseEvent): CanonicalChunk | null {
+    if (sse.data === '[DONE]') return null;
+    const event = readNativeEvent(sse, this.providerId);
+    if (event === null) return null;
     const { event: type, data } = event;
-    if (type === 'error') throw streamError(data, providerId, apiKey);
+    if (type === 'error') throw streamError(data, this.providerId, this.apiKey);
     const response: JsonRecord | null = isRecord(data.response) ? data.response : null;
-    if (response !== null) id = str(response.id) ?? id;
+    if (response !== null) this.id = str(response.id) ?? this.id;
     const text = TEXT_DELTAS.has(type) ? (str(data.delta) ?? '') : '';
-    const chunk = nativeChunk({ id, created, model }, 'openai-responses', event, text);
+    const chunk = nativeChunk(
+      { id: this.id, created: this.created, model: this.model },
+      'openai-responses',
+      event,
+      text,
+    );
     if (TERMINAL.has(type) && response !== null) {
-      ended = true;
+      this.ended = true;
       const choice = chunk.choices[0];
       if (choice !== undefined) {
         choice.finish_reason = responseFinish(response) ?? 'stop';
@@ -53,9 +77,17 @@ export async function* nativeResponseChunks(
       const usage = responsesUsage(response.usage);
       if (usage !== null) chunk.usage = usage;
     }
-    yield chunk;
+    return chunk;
   }
-  if (!ended) throw protocolError(providerId, 'Provider stream ended before the response completed');
+
+  complete(): boolean {
+    return this.ended;
+  }
+
+  last(): null {
+    if (!this.ended) throw protocolError(this.providerId, 'Provider stream ended before the response completed');
+    return null;
+  }
 }
 
 function streamError(data: JsonRecord, providerId: string, apiKey: string | null): Error {
