@@ -1,6 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { isUpstreamError, UpstreamSseParser, type UpstreamResponse } from '../../../upstream/index.js';
+import { isUpstreamError, type UpstreamResponse } from '../../../upstream/index.js';
+import { heldBody } from '../../../upstream/framing/body-fixture.js';
 import type { ProviderEndpointConfig } from '../../adapter.js';
 import { str } from '../../../canonical/json.js';
 import { relayOpenAiStream } from './stream-relay.js';
@@ -15,31 +16,7 @@ const endpoint: ProviderEndpointConfig = {
   timeouts: { connectMs: 1000, firstByteMs: 1000, idleMs: 1000 },
 };
 
-/** A response whose body sends `parts`, then stays open until `release` resolves; `state` tells what happened to it. */
-function body(
-  parts: string[],
-  release: Promise<void> = Promise.resolve(),
-  state = { drained: false, closed: false },
-): UpstreamResponse {
-  async function* chunks(): AsyncGenerator<Buffer, void, undefined> {
-    try {
-      for (const p of parts) yield Buffer.from(p);
-      await release;
-      state.drained = true;
-    } finally {
-      if (!state.drained) state.closed = true;
-    }
-  }
-  return {
-    status: 200,
-    headers: {},
-    chunks,
-    sseParser: () => new UpstreamSseParser({ progress: () => undefined, abortWith: () => undefined }, 'p', 1024),
-    text: () => Promise.reject(new Error('unused')),
-    json: () => Promise.reject(new Error('unused')),
-    discard: () => undefined,
-  };
-}
+const body = heldBody;
 
 /** Chunks are the events' `content`; usage is `{u}` (as prompt_tokens); the last chunk says `last:<usage>`. */
 function relay(res: UpstreamResponse) {

@@ -1,0 +1,93 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import type { CanonicalChunk } from '../canonical/index.js';
+import { isUpstreamError, type UpstreamResponse } from '../upstream/index.js';
+import { heldBody, type BodyState } from '../upstream/framing/body-fixture.js';
+import { nativeResponseChunks } from './openai-responses/outbound/stream.js';
+import { nativeChunks } from './anthropic-messages/outbound/native.js';
+import { anthropicChunks } from './anthropic-messages/outbound/stream.js';
+
+/**
+ * The end of a stream read event by event (SseItemStream): complete at the dialect's last event,
+ * whether or not the upstream has closed its body yet.
+ */
+
+const sse = (data: object): string =>
+  `event: ${String((data as { type?: string }).type)}\ndata: ${JSON.stringify(data)}\n\n`;
+
+const MESSAGES = [
+  sse({
+    type: 'message_start',
+    message: { id: 'msg_1', model: 'claude', usage: { input_tokens: 5, output_tokens: 0 } },
+  }),
+  sse({ type: 'content_block_start', index: 0, content_block: { type: 'text', text: '' } }),
+  sse({ type: 'content_block_delta', index: 0, delta: { type: 'text_delta', text: 'Hi' } }),
+  sse({ type: 'content_block_stop', index: 0 }),
+  sse({ type: 'message_delta', delta: { stop_reason: 'end_turn' }, usage: { output_tokens: 2 } }),
+  sse({ type: 'message_stop' }),
+];
+
+const RESPONSES = [
+  sse({ type: 'response.created', response: { id: 'resp_1', status: 'in_progress' } }),
+  sse({ type: 'response.output_text.delta', delta: 'Hi' }),
+  sse({
+    type: 'response.completed',
+    response: { id: 'resp_1', status: 'completed', usage: { input_tokens: 5, output_tokens: 2, total_tokens: 7 } },
+  }),
+];
+
+const READERS: Record<
+  string,
+  { events: string[]; read: (res: UpstreamResponse) => { next(): Promise<IteratorResult<CanonicalChunk, void>> } }
+> = {
+  'Messages, native': { events: MESSAGES, read: (res) => nativeChunks(res, 'p', null, 'claude') },
+  'Messages, translated to chat': {
+    events: MESSAGES,
+    read: (res) => anthropicChunks(res, { providerId: 'p', apiKey: null, fallbackId: 'gen-1', model: 'claude' }),
+  },
+  'Responses, native': { events: RESPONSES, read: (res) => nativeResponseChunks(res, 'p', null, 'gpt') },
+};
+
+async function all(it: { next(): Promise<IteratorResult<CanonicalChunk, void>> }): Promise<CanonicalChunk[]> {
+  const out: CanonicalChunk[] = [];
+  for (let step = await it.next(); step.done !== true; step = await it.next()) out.push(step.value);
+  return out;
+}
+
+for (const [name, { events, read }] of Object.entries(READERS)) {
+  test(
+    `${name}: the stream ends at its last event without waiting for the body; the rest is drained`,
+    { timeout: 5000 },
+    async () => {
+      let release = (): void => undefined;
+      const held = new Promise<void>((resolve) => (release = resolve));
+      const state: BodyState = { drained: false, closed: false };
+      const chunks = await all(read(heldBody([...events, 'data: {not json after the end\n\n'], held, state)));
+      assert.ok(chunks.length > 0);
+      assert.ok(
+        chunks.some((c) => c.usage !== undefined),
+        'the usage is read',
+      );
+      assert.equal(state.drained, false, 'the body is still open');
+      release();
+      await new Promise((r) => setImmediate(r));
+      assert.equal(state.drained, true, 'the rest was read to the end');
+      assert.equal(state.closed, false);
+    },
+  );
+
+  test(`${name}: a body that ends before the last event is a protocol error`, { timeout: 5000 }, async () => {
+    await assert.rejects(
+      all(read(heldBody(events.slice(0, -1)))),
+      (err: unknown) => isUpstreamError(err) && err.kind === 'protocol',
+    );
+  });
+
+  test(`${name}: an error event fails the stream and closes the body`, { timeout: 5000 }, async () => {
+    const state: BodyState = { drained: false, closed: false };
+    const error = sse({ type: 'error', error: { type: 'overloaded_error', message: 'busy' } });
+    const it = read(heldBody([events[0] ?? '', error], new Promise(() => undefined), state));
+    await assert.rejects(all(it), (err: unknown) => isUpstreamError(err) && err.kind === 'stream');
+    assert.equal(state.closed, true);
+  });
+}
