@@ -2,10 +2,11 @@
  * The upstream stream readers, this build against another build's `dist/` in one process, builds
  * alternated per round: the canonical chunks of the gateway benchmark's streamed answer read from
  * an upstream body, as the gateway's stream loop reads them (`for await` over the primed stream),
- * from four readers: an OpenAI chat stream (`OpenAiCompatibleAdapter`'s relay: role, 17 deltas,
+ * from five readers: an OpenAI chat stream (`OpenAiCompatibleAdapter`'s relay: role, 17 deltas,
  * finish, usage, `[DONE]`), the same answer in Anthropic's Messages events read natively
  * (`nativeChunks`, a Messages client's pass-through) and translated to chat (`anthropicChunks`),
- * and in OpenAI's Responses events read natively (`nativeResponseChunks`).
+ * in OpenAI's Responses events read natively (`nativeResponseChunks`), and in Gemini's
+ * `streamGenerateContent` events (`geminiChunks`).
  * The body comes in one piece, as the benchmark's upstream writes it, or one event per piece, as a
  * paced upstream writes it. Both builds must read the same chunks (checked first); prints µs per
  * stream (minimum and median over rounds) and own / base.
@@ -15,6 +16,7 @@ import type { CanonicalChunk } from '../src/canonical/index.js';
 import type { EventPacedBody, UpstreamSseParser } from '../src/upstream/index.js';
 import { anthropicSseEvents, sseEvents } from './gateway-bench/payloads.js';
 import { responsesSseEvents } from './gateway-bench/responses-payloads.js';
+import { geminiSseEvents } from './gateway-bench/payloads-gemini.js';
 import { median } from './gateway-bench/stats.js';
 import { vsBaseArgs } from './vs-base-args.js';
 
@@ -23,22 +25,20 @@ interface Source {
   chunks(): AsyncIterable<Buffer>;
   sseParser(): UpstreamSseParser;
 }
+/** A native reader's signature: the body, and who the stream is from. */
+type NativeReader = (
+  res: Source,
+  providerId: string,
+  apiKey: string | null,
+  model: string,
+) => AsyncIterator<CanonicalChunk>;
 interface Build {
   name: string;
   UpstreamSseParser: new (body: EventPacedBody, providerId: string, maxEventBytes: number) => UpstreamSseParser;
-  nativeChunks: (
-    res: Source,
-    providerId: string,
-    apiKey: string | null,
-    model: string,
-  ) => AsyncIterator<CanonicalChunk>;
+  nativeChunks: NativeReader;
   anthropicChunks: (res: Source, opts: Json) => AsyncIterator<CanonicalChunk>;
-  nativeResponseChunks: (
-    res: Source,
-    providerId: string,
-    apiKey: string | null,
-    model: string,
-  ) => AsyncIterator<CanonicalChunk>;
+  nativeResponseChunks: NativeReader;
+  geminiChunks: (res: Source, opts: Json) => AsyncIterator<CanonicalChunk>;
   relayOpenAiStream: (options: Json) => AsyncIterator<CanonicalChunk>;
   chatChunk: (body: Json, fallback: { model: string; id: string; created: number }) => CanonicalChunk;
   primeStream: (source: AsyncIterator<CanonicalChunk>) => Promise<AsyncIterable<CanonicalChunk>>;
@@ -52,6 +52,7 @@ async function load(name: string, dist: string): Promise<Build> {
     import(`${dist}/src/wire/anthropic-messages/outbound/native.js`),
     import(`${dist}/src/wire/anthropic-messages/outbound/stream.js`),
     import(`${dist}/src/wire/openai-responses/outbound/stream.js`),
+    import(`${dist}/src/wire/gemini-generate/stream.js`),
     import(`${dist}/src/wire/openai-chat/outbound/stream-relay.js`),
     import(`${dist}/src/wire/openai-chat/outbound/response.js`),
     import(`${dist}/src/wire/primed-stream.js`),
@@ -99,6 +100,13 @@ const READERS: Record<string, (b: Build, pieces: readonly Buffer[]) => AsyncIter
       model: 'claude-bench',
     }),
   'responses native': (b, pieces) => b.nativeResponseChunks(source(b, pieces), 'bench', null, 'gpt-bench'),
+  gemini: (b, pieces) =>
+    b.geminiChunks(source(b, pieces), {
+      providerId: 'bench',
+      apiKey: null,
+      fallbackId: 'gen-x',
+      model: 'gemini-bench',
+    }),
 };
 
 const BODIES: Record<string, string[]> = {
@@ -106,6 +114,7 @@ const BODIES: Record<string, string[]> = {
   'anthropic native': anthropicSseEvents(),
   'anthropic chat': anthropicSseEvents(),
   'responses native': responsesSseEvents(),
+  gemini: geminiSseEvents(),
 };
 const SHAPES: Record<string, (events: string[]) => Buffer[]> = {
   whole: (events) => [Buffer.from(events.join(''))],

@@ -44,3 +44,27 @@ export interface CanonicalChunk {
   /** A native pass-through's events this chunk stands for (src/canonical/native.ts). */
   native?: NativeEvents;
 }
+
+/** What every chunk of one stream repeats: its id, creation time and model. */
+export interface ChunkLabel {
+  id: string;
+  created: number;
+  model: string;
+}
+
+/** A stream chunk of one delta, with its finish reason and the upstream's own when it gave one. */
+export function deltaChunk(
+  at: ChunkLabel,
+  delta: CanonicalDelta,
+  finish: string | null = null,
+  native?: string,
+): CanonicalChunk {
+  const choice: CanonicalChunkChoice = { index: 0, delta, finish_reason: finish };
+  if (native !== undefined) choice.native_finish_reason = native;
+  return { id: at.id, object: 'chat.completion.chunk', created: at.created, model: at.model, choices: [choice] };
+}
+
+/** A stream's last chunk: no choices, and the usage. */
+export function usageChunk(at: ChunkLabel, usage: CanonicalUsage): CanonicalChunk {
+  return { id: at.id, object: 'chat.completion.chunk', created: at.created, model: at.model, choices: [], usage };
+}

@@ -4,6 +4,7 @@ import type { CanonicalChunk } from '../canonical/index.js';
 import { isUpstreamError, type UpstreamResponse } from '../upstream/index.js';
 import { heldBody, type BodyState } from '../upstream/framing/body-fixture.js';
 import { nativeResponseChunks } from './openai-responses/outbound/stream.js';
+import { geminiChunks } from './gemini-generate/stream.js';
 import { nativeChunks } from './anthropic-messages/outbound/native.js';
 import { anthropicChunks } from './anthropic-messages/outbound/stream.js';
 
@@ -12,8 +13,9 @@ import { anthropicChunks } from './anthropic-messages/outbound/stream.js';
  * whether or not the upstream has closed its body yet.
  */
 
-const sse = (data: object): string =>
-  `event: ${String((data as { type?: string }).type)}\ndata: ${JSON.stringify(data)}\n\n`;
+/** One SSE event; named after its `type` when it has one (Gemini's events have none). */
+const sse = (data: { type?: string; [field: string]: unknown }): string =>
+  `${data.type === undefined ? '' : `event: ${data.type}\n`}data: ${JSON.stringify(data)}\n\n`;
 
 const MESSAGES = [
   sse({
@@ -36,6 +38,18 @@ const RESPONSES = [
   }),
 ];
 
+const GEMINI = [
+  sse({
+    responseId: 'r1',
+    modelVersion: 'gemini',
+    candidates: [{ content: { role: 'model', parts: [{ text: 'Hi' }] } }],
+  }),
+  sse({
+    candidates: [{ content: { role: 'model', parts: [{ text: '!' }] }, finishReason: 'STOP' }],
+    usageMetadata: { promptTokenCount: 5, candidatesTokenCount: 2, totalTokenCount: 7 },
+  }),
+];
+
 const READERS: Record<
   string,
   { events: string[]; read: (res: UpstreamResponse) => { next(): Promise<IteratorResult<CanonicalChunk, void>> } }
@@ -46,6 +60,10 @@ const READERS: Record<
     read: (res) => anthropicChunks(res, { providerId: 'p', apiKey: null, fallbackId: 'gen-1', model: 'claude' }),
   },
   'Responses, native': { events: RESPONSES, read: (res) => nativeResponseChunks(res, 'p', null, 'gpt') },
+  Gemini: {
+    events: GEMINI,
+    read: (res) => geminiChunks(res, { providerId: 'p', apiKey: null, fallbackId: 'gen-1', model: 'gemini' }),
+  },
 };
 
 async function all(it: { next(): Promise<IteratorResult<CanonicalChunk, void>> }): Promise<CanonicalChunk[]> {

@@ -88,7 +88,11 @@ export interface EventSource {
   sseParser(): UpstreamSseParser;
 }
 
-/** The events of an upstream SSE body in order; every failure is thrown as an UpstreamError. */
+/**
+ * The events of an upstream SSE body in order, as a generator; every failure is thrown as an
+ * UpstreamError. The dialects read their streams through SseItemStream instead (no generator per
+ * event); this reads a body's events where per-event cost does not matter.
+ */
 export async function* upstreamEvents(res: EventSource): AsyncGenerator<SseEvent, void, undefined> {
   const parser = res.sseParser();
   for await (const chunk of res.chunks()) {

@@ -5,6 +5,11 @@ import { SseEventBatch, type EventSource, type UpstreamSseParser } from './sse-b
 export interface SseStreamReader<T> {
   /** The item this event gives the caller, or null for none. Throwing fails the stream. */
   read(event: SseEvent): T | null;
+  /**
+   * For a dialect whose one event can give several items: the next item the last event gave
+   * after the one `read` returned, or null. Asked before each new event is read.
+   */
+  more?(): T | null;
   /** The stream is complete for the caller (`[DONE]`, `message_stop`): no later event is read. */
   complete(): boolean;
   /**
@@ -68,6 +73,8 @@ export class SseItemStream<T> {
     if (this.over) return Promise.resolve(END);
     const { reader } = this;
     try {
+      const queued = reader.more?.() ?? null;
+      if (queued !== null) return Promise.resolve({ done: false, value: queued });
       while (this.index < this.events.length && !reader.complete()) {
         const item = reader.read(this.events.at(this.index++));
         if (item !== null) return Promise.resolve({ done: false, value: item });

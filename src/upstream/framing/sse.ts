@@ -3,8 +3,8 @@ import type { Framing } from './types.js';
 
 /**
  * Server-Sent Events as a `Framing`: what every upstream streams today. An event over the limit
- * throws. (An upstream response's own reader, `upstreamEvents` in sse-body.ts, uses the same parser
- * and also paces the idle timeout by events.)
+ * throws. (An upstream response's own parser, `res.sseParser()` in sse-body.ts, which the dialects'
+ * readers drive through SseItemStream, uses the same parser and also paces the idle timeout by events.)
  */
 export const SSE_FRAMING: Framing<SseEvent> = {
   contentType: 'text/event-stream',

@@ -1,10 +1,19 @@
-import type { CanonicalChunk, CanonicalDelta, CanonicalUsage } from '../../canonical/index.js';
+import {
+  deltaChunk,
+  usageChunk,
+  type CanonicalChunk,
+  type CanonicalDelta,
+  type CanonicalUsage,
+  type ChunkLabel,
+} from '../../canonical/index.js';
 import { isRecord, nowSeconds, str, type JsonRecord } from '../../canonical/json.js';
 import {
   eventJson,
   fromHttpStatus,
   protocolError,
-  upstreamEvents,
+  SseItemStream,
+  type SseEvent,
+  type SseStreamReader,
   type UpstreamResponse,
 } from '../../upstream/index.js';
 import { googleErrorStatus } from './error-body.js';
@@ -24,74 +33,76 @@ export interface GeminiStreamOptions {
  * last chunk carries the usage of the last `usageMetadata` seen. An `{error}` event is the
  * upstream failing mid-stream.
  */
-export async function* geminiChunks(
-  res: UpstreamResponse,
-  opts: GeminiStreamOptions,
-): AsyncGenerator<CanonicalChunk, void, undefined> {
-  const created = nowSeconds();
-  let id = opts.fallbackId;
-  let model = opts.model;
-  let usage: CanonicalUsage | null = null;
-  let calls = 0;
-  let started = false;
-  let finished = false;
-  const chunk = (delta: CanonicalDelta, finish: string | null = null, native?: string): CanonicalChunk => {
-    const c: CanonicalChunk = {
-      id,
-      object: 'chat.completion.chunk',
-      created,
-      model,
-      choices: [{ index: 0, delta, finish_reason: finish }],
-    };
-    if (native !== undefined && c.choices[0] !== undefined) c.choices[0].native_finish_reason = native;
-    return c;
-  };
-  for await (const event of upstreamEvents(res)) {
-    if (finished) continue; // drain so the socket can be reused
-    const data = eventJson(event, opts.providerId);
-    if (data === null) continue;
-    if (isRecord(data.error)) throw streamFailure(data.error, opts);
-    id = started ? id : (str(data.responseId) ?? id);
-    model = str(data.modelVersion) ?? model;
-    usage = geminiUsage(data.usageMetadata) ?? usage;
-    if (!started) {
-      started = true;
-      yield chunk({ role: 'assistant', content: '' });
+export function geminiChunks(res: UpstreamResponse, opts: GeminiStreamOptions): SseItemStream<CanonicalChunk> {
+  return new SseItemStream(res, new GeminiReader(opts));
+}
+
+/** One Gemini stream's reading (SseItemStream drives it): an event's chunks, the first returned, the rest queued. */
+class GeminiReader implements SseStreamReader<CanonicalChunk> {
+  /** What every chunk repeats: the id the first event names, the latest model version, the start. */
+  private readonly at: ChunkLabel;
+  private usage: CanonicalUsage | null = null;
+  private calls = 0;
+  private started = false;
+  private finished = false;
+  /** The chunks an event gave after the one `read` returned, handed out by `more`. */
+  private readonly queued: CanonicalChunk[] = [];
+
+  constructor(private readonly opts: GeminiStreamOptions) {
+    this.at = { id: opts.fallbackId, created: nowSeconds(), model: opts.model };
+  }
+
+  read(event: SseEvent): CanonicalChunk | null {
+    const data = eventJson(event, this.opts.providerId);
+    if (data === null) return null;
+    if (isRecord(data.error)) throw streamFailure(data.error, this.opts);
+    const { at } = this;
+    at.id = this.started ? at.id : (str(data.responseId) ?? at.id);
+    at.model = str(data.modelVersion) ?? at.model;
+    this.usage = geminiUsage(data.usageMetadata) ?? this.usage;
+    if (!this.started) {
+      this.started = true;
+      this.queued.push(deltaChunk(at, { role: 'assistant', content: '' }));
     }
     const candidate = firstCandidate(data);
     if (candidate === null) {
       const blocked = promptBlock(data);
       if (blocked !== null) {
-        finished = true;
-        yield chunk({}, 'content_filter', blocked);
+        this.finished = true;
+        this.queued.push(deltaChunk(at, {}, 'content_filter', blocked));
       }
-      continue;
+      return this.more();
     }
-    const read = readParts(candidate, calls);
+    const read = readParts(candidate, this.calls);
     const delta: CanonicalDelta = {};
     if (read.text !== '') delta.content = read.text;
     if (read.reasoning !== '') delta.reasoning = read.reasoning;
     if (read.details.length > 0) delta.reasoning_details = read.details;
     if (read.calls.length > 0) {
-      delta.tool_calls = read.calls.map((call, i) => ({ index: calls + i, ...call }));
-      calls += read.calls.length;
+      delta.tool_calls = read.calls.map((call, i) => ({ index: this.calls + i, ...call }));
+      this.calls += read.calls.length;
     }
-    if (Object.keys(delta).length > 0) yield chunk(delta);
+    if (Object.keys(delta).length > 0) this.queued.push(deltaChunk(at, delta));
     const native = str(candidate.finishReason);
     if (native !== undefined) {
-      finished = true;
-      yield chunk({}, finishReason(native, calls > 0), native);
+      this.finished = true;
+      this.queued.push(deltaChunk(at, {}, finishReason(native, this.calls > 0), native));
     }
+    return this.more();
   }
-  if (!finished) throw protocolError(opts.providerId, 'Provider stream ended before a finish reason');
-  yield {
-    id,
-    object: 'chat.completion.chunk',
-    created,
-    model,
-    choices: [],
-    usage: usage ?? { prompt_tokens: 0, completion_tokens: 0, total_tokens: 0 },
-  };
+
+  more(): CanonicalChunk | null {
+    return this.queued.shift() ?? null;
+  }
+
+  complete(): boolean {
+    return this.finished;
+  }
+
+  last(): CanonicalChunk {
+    if (!this.finished) throw protocolError(this.opts.providerId, 'Provider stream ended before a finish reason');
+    return usageChunk(this.at, this.usage ?? { prompt_tokens: 0, completion_tokens: 0, total_tokens: 0 });
+  }
 }
 
 function streamFailure(error: JsonRecord, opts: GeminiStreamOptions): Error {

@@ -1,4 +1,4 @@
-import type { CanonicalChunk, CanonicalDelta } from '../../../canonical/index.js';
+import { deltaChunk, usageChunk, type CanonicalChunk, type CanonicalDelta } from '../../../canonical/index.js';
 import {
   eventJson,
   fromHttpStatus,
@@ -113,28 +113,11 @@ class AnthropicReader implements SseStreamReader<CanonicalChunk> {
   last(): CanonicalChunk {
     const { st } = this;
     if (!st.stopped) throw protocolError(this.opts.providerId, 'Provider stream ended before message_stop');
-    return {
-      id: st.id,
-      object: 'chat.completion.chunk',
-      created: st.created,
-      model: st.model,
-      choices: [],
-      usage: canonicalUsage(st.usage),
-    };
+    return usageChunk(st, canonicalUsage(st.usage));
   }
 
   private chunk(delta: CanonicalDelta, finish: string | null = null, native?: string): CanonicalChunk {
-    const { st } = this;
-    const c: CanonicalChunk = {
-      id: st.id,
-      object: 'chat.completion.chunk',
-      created: st.created,
-      model: st.model,
-      choices: [{ index: 0, delta, finish_reason: finish }],
-    };
-    const first = c.choices[0];
-    if (native !== undefined && first !== undefined) first.native_finish_reason = native;
-    return c;
+    return deltaChunk(this.st, delta, finish, native);
   }
 }
 
