@@ -1,4 +1,4 @@
-import type { CanonicalChunk, NativeEvent } from '../canonical/index.js';
+import { deltaChunk, type CanonicalChunk, type ChunkLabel, type NativeEvent } from '../canonical/index.js';
 import { isRecord, str } from '../canonical/json.js';
 import { protocolError, type SseEvent } from '../upstream/index.js';
 import type { WireDialect } from './index.js';
@@ -23,18 +23,8 @@ export function readNativeEvent(sse: SseEvent, providerId: string): NativeEvent 
 }
 
 /** A chunk standing for one native event: the text it streamed as the delta (for the one usage estimate). */
-export function nativeChunk(
-  at: { id: string; created: number; model: string },
-  dialect: WireDialect,
-  event: NativeEvent,
-  text: string,
-): CanonicalChunk {
-  return {
-    id: at.id,
-    object: 'chat.completion.chunk',
-    created: at.created,
-    model: at.model,
-    choices: [{ index: 0, delta: text === '' ? {} : { content: text }, finish_reason: null }],
-    native: { dialect, events: [event] },
-  };
+export function nativeChunk(at: ChunkLabel, dialect: WireDialect, event: NativeEvent, text: string): CanonicalChunk {
+  const chunk = deltaChunk(at, text === '' ? {} : { content: text });
+  chunk.native = { dialect, events: [event] };
+  return chunk;
 }
