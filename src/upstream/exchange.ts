@@ -2,7 +2,9 @@ import type { Dispatcher } from 'undici';
 import { mapTransportError, type TransportErrorContext } from './transport-errors.js';
 import { abortedError, protocolError, timeoutError, type UpstreamError } from './upstream-error.js';
 import { ReadTimer } from './read-timer.js';
-import { UpstreamSseParser, type EventPacedBody } from './framing/sse-body.js';
+import { UpstreamSseParser } from './framing/sse-body.js';
+import { UpstreamAwsEventParser } from './framing/aws-eventstream.js';
+import type { EventPacedBody } from './framing/frame-batch.js';
 import type { UpstreamHeaders, UpstreamResponse } from './response.js';
 
 export type { UpstreamHeaders, UpstreamResponse } from './response.js';
@@ -53,7 +55,7 @@ export class UpstreamExchange implements Dispatcher.DispatchHandler, UpstreamRes
   private collector: { limit: number; resolve: (text: string) => void; reject: (err: UpstreamError) => void } | null =
     null;
   private readonly timer = new ReadTimer(this);
-  /** Epoch ms of the last progress: a body chunk, or with an SSE parser attached a whole event. */
+  /** Epoch ms of the last progress: a body chunk, or with a frame parser attached a whole event or message. */
   private lastProgress = 0;
   private pacedByEvents = false;
   /** Epoch ms by which a `text()` read must have the whole body. */
@@ -155,12 +157,12 @@ export class UpstreamExchange implements Dispatcher.DispatchHandler, UpstreamRes
     );
   }
 
-  /** An event or comment of an SSE body was completed. */
+  /** An event or comment of an SSE body (or a message of an event stream) was completed. */
   progress(): void {
     this.lastProgress = Date.now();
   }
 
-  /** Fails the exchange from outside (an oversized SSE event): frees the socket, rejects readers. */
+  /** Fails the exchange from outside (an oversized event or message): frees the socket, rejects readers. */
   abortWith(err: UpstreamError): void {
     this.discarded = true;
     this.fail(err);
@@ -169,6 +171,11 @@ export class UpstreamExchange implements Dispatcher.DispatchHandler, UpstreamRes
   sseParser(): UpstreamSseParser {
     this.pacedByEvents = true;
     return new UpstreamSseParser(this, this.s.ctx.providerId, this.s.maxEventBytes);
+  }
+
+  awsEventParser(): UpstreamAwsEventParser {
+    this.pacedByEvents = true;
+    return new UpstreamAwsEventParser(this, this.s.ctx.providerId, this.s.maxEventBytes);
   }
 
   chunks(): AsyncIterable<Buffer> {

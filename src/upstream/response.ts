@@ -1,4 +1,5 @@
 import type { UpstreamSseParser } from './framing/sse-body.js';
+import type { UpstreamAwsEventParser } from './framing/aws-eventstream.js';
 
 export type UpstreamHeaders = Record<string, string | string[] | undefined>;
 
@@ -13,6 +14,8 @@ export interface UpstreamResponse {
    * idle timeout counts between events instead of chunks. Read the bytes with `chunks()`.
    */
   sseParser(): UpstreamSseParser;
+  /** The same for a body of AWS event-stream messages (Bedrock's streams), paced by messages. */
+  awsEventParser(): UpstreamAwsEventParser;
   /**
    * Whole body as text, at most `maxBytes` (default: client limit) or a protocol error; it must be
    * complete by the first-byte deadline or within the idle timeout of this call, whichever is later.

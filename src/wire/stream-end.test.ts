@@ -7,15 +7,21 @@ import { nativeResponseChunks } from './openai-responses/outbound/stream.js';
 import { geminiChunks } from './gemini-generate/stream.js';
 import { nativeChunks } from './anthropic-messages/outbound/native.js';
 import { anthropicChunks } from './anthropic-messages/outbound/stream.js';
+import { converseChunks } from './bedrock-converse/stream.js';
+import { invokeAnthropicChunks } from './bedrock-invoke/anthropic.js';
+import { eventFrame, exceptionFrame } from '../../test/fake-clouds/eventstream.js';
 
 /**
- * The end of a stream read event by event (SseItemStream): complete at the dialect's last event,
- * whether or not the upstream has closed its body yet.
+ * The end of a stream read event by event (ItemStream, over SSE or AWS's event stream): complete
+ * at the dialect's last event, whether or not the upstream has closed its body yet.
  */
 
 /** One SSE event; named after its `type` when it has one (Gemini's events have none). */
 const sse = (data: { type?: string; [field: string]: unknown }): string =>
   `${data.type === undefined ? '' : `event: ${data.type}\n`}data: ${JSON.stringify(data)}\n\n`;
+
+const SSE_ERROR = sse({ type: 'error', error: { type: 'overloaded_error', message: 'busy' } });
+const SSE_JUNK = 'data: {not json after the end\n\n';
 
 const MESSAGES = [
   sse({
@@ -50,10 +56,35 @@ const GEMINI = [
   }),
 ];
 
-const READERS: Record<
-  string,
-  { events: string[]; read: (res: UpstreamResponse) => { next(): Promise<IteratorResult<CanonicalChunk, void>> } }
-> = {
+/** A Messages event as Bedrock's InvokeModelWithResponseStream carries it: base64'd in a `chunk` message. */
+const invokeFrame = (sse: string): Uint8Array => {
+  const data = sse.slice(sse.indexOf('data: ') + 6).trim();
+  return eventFrame('chunk', { bytes: Buffer.from(data).toString('base64') });
+};
+
+const CONVERSE = [
+  eventFrame('messageStart', { role: 'assistant' }),
+  eventFrame('contentBlockDelta', { contentBlockIndex: 0, delta: { text: 'Hi' } }),
+  eventFrame('contentBlockStop', { contentBlockIndex: 0 }),
+  eventFrame('messageStop', { stopReason: 'end_turn' }),
+  eventFrame('metadata', { usage: { inputTokens: 5, outputTokens: 2, totalTokens: 7 } }),
+];
+
+type Part = string | Uint8Array;
+interface Reader {
+  events: Part[];
+  /** Where a body may end before the stream is complete (default: before its last event). */
+  cut?: number;
+  /** An in-stream error (default: Anthropic's SSE `error` event). */
+  error?: Part;
+  /** A malformed event after the end (default: SSE data that is not JSON). */
+  junk?: Part;
+  read: (res: UpstreamResponse) => { next(): Promise<IteratorResult<CanonicalChunk, void>> };
+}
+
+const BEDROCK = { providerId: 'p', apiKey: null };
+const AWS_JUNK = Buffer.from([0, 0, 0, 3, 1, 2, 3]);
+const READERS: Record<string, Reader> = {
   'Messages, native': { events: MESSAGES, read: (res) => nativeChunks(res, 'p', null, 'claude') },
   'Messages, translated to chat': {
     events: MESSAGES,
@@ -64,6 +95,19 @@ const READERS: Record<
     events: GEMINI,
     read: (res) => geminiChunks(res, { providerId: 'p', apiKey: null, fallbackId: 'gen-1', model: 'gemini' }),
   },
+  'Bedrock ConverseStream': {
+    events: CONVERSE,
+    cut: -2, // without `metadata` the usage is zero; without `messageStop` the stream is cut
+    error: exceptionFrame('throttlingException', 'slow down'),
+    junk: AWS_JUNK,
+    read: (res) => converseChunks(res, { ...BEDROCK, id: 'gen-1', model: 'nova' }),
+  },
+  'Bedrock InvokeModelWithResponseStream (Messages)': {
+    events: MESSAGES.map(invokeFrame),
+    error: exceptionFrame('modelStreamErrorException', 'busy'),
+    junk: AWS_JUNK,
+    read: (res) => invokeAnthropicChunks(res, { ...BEDROCK, model: 'claude' }),
+  },
 };
 
 async function all(it: { next(): Promise<IteratorResult<CanonicalChunk, void>> }): Promise<CanonicalChunk[]> {
@@ -72,7 +116,7 @@ async function all(it: { next(): Promise<IteratorResult<CanonicalChunk, void>> }
   return out;
 }
 
-for (const [name, { events, read }] of Object.entries(READERS)) {
+for (const [name, { events, cut = -1, error = SSE_ERROR, junk = SSE_JUNK, read }] of Object.entries(READERS)) {
   test(
     `${name}: the stream ends at its last event without waiting for the body; the rest is drained`,
     { timeout: 5000 },
@@ -80,7 +124,7 @@ for (const [name, { events, read }] of Object.entries(READERS)) {
       let release = (): void => undefined;
       const held = new Promise<void>((resolve) => (release = resolve));
       const state: BodyState = { drained: false, closed: false };
-      const chunks = await all(read(heldBody([...events, 'data: {not json after the end\n\n'], held, state)));
+      const chunks = await all(read(heldBody([...events, junk], held, state)));
       assert.ok(chunks.length > 0);
       assert.ok(
         chunks.some((c) => c.usage !== undefined),
@@ -96,14 +140,13 @@ for (const [name, { events, read }] of Object.entries(READERS)) {
 
   test(`${name}: a body that ends before the last event is a protocol error`, { timeout: 5000 }, async () => {
     await assert.rejects(
-      all(read(heldBody(events.slice(0, -1)))),
+      all(read(heldBody(events.slice(0, cut)))),
       (err: unknown) => isUpstreamError(err) && err.kind === 'protocol',
     );
   });
 
   test(`${name}: an error event fails the stream and closes the body`, { timeout: 5000 }, async () => {
     const state: BodyState = { drained: false, closed: false };
-    const error = sse({ type: 'error', error: { type: 'overloaded_error', message: 'busy' } });
     const it = read(heldBody([events[0] ?? '', error], new Promise(() => undefined), state));
     await assert.rejects(all(it), (err: unknown) => isUpstreamError(err) && err.kind === 'stream');
     assert.equal(state.closed, true);

@@ -16,7 +16,6 @@ import { converseChunks } from '../../wire/bedrock-converse/stream.js';
 import { invokeAnthropicBody, invokeAnthropicChunks } from '../../wire/bedrock-invoke/anthropic.js';
 import { primeStream } from '../../wire/primed-stream.js';
 import { bedrockEmbeddings } from './embeddings.js';
-import { bedrockMessages } from './event-stream.js';
 import { bedrockTarget, postToBedrock, type BedrockOperation } from './target.js';
 
 /**
@@ -62,7 +61,7 @@ export class BedrockAdapter implements ProviderAdapter {
     const body = converseBody(req, req.model, ctx.maxOutputTokens ?? null);
     const res = await this.post(endpoint, req.model, 'converse-stream', body, ctx);
     return primeStream(
-      converseChunks(bedrockMessages(res, endpoint.providerId), {
+      converseChunks(res, {
         providerId: endpoint.providerId,
         apiKey: endpoint.apiKey,
         id: `gen-${ctx.requestId}`,
@@ -91,7 +90,7 @@ export class BedrockAdapter implements ProviderAdapter {
     const invoke = invokeAnthropicBody(req.body, ctx.forwardHeaders);
     const res = await this.post(endpoint, modelId, 'invoke-with-response-stream', invoke, ctx);
     return primeStream(
-      invokeAnthropicChunks(bedrockMessages(res, endpoint.providerId), {
+      invokeAnthropicChunks(res, {
         providerId: endpoint.providerId,
         apiKey: endpoint.apiKey,
         model: modelId,

@@ -1,5 +1,7 @@
 import { EventStreamCodec } from '@smithy/eventstream-codec';
 import type { Framing } from './types.js';
+import { FrameBatch, type EventPacedBody, type FrameParser } from './frame-batch.js';
+import { protocolError } from '../upstream-error.js';
 
 /** One message of an `application/vnd.amazon.eventstream` body. */
 export interface AwsEventMessage {
@@ -50,31 +52,54 @@ export async function* decodeAwsEventStream(
   body: AsyncIterable<Uint8Array>,
   limits: { maxEventBytes: number },
 ): AsyncIterable<AwsEventMessage> {
-  let parts: Buffer[] = [];
-  let size = 0;
+  const parser = new AwsEventParser(limits.maxEventBytes);
   for await (const chunk of body) {
-    if (chunk.byteLength === 0) continue;
-    parts.push(Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength));
-    size += chunk.byteLength;
-    while (size >= 4) {
-      const total = declaredLength(parts);
+    const batch = parser.push(chunk);
+    for (let i = 0; i < batch.length; i++) yield batch.at(i);
+  }
+  parser.end();
+}
+
+/**
+ * The incremental decoder of one event-stream body: the whole messages each chunk completes, in
+ * one batch it refills. Bytes are buffered only up to one message. Throws EventStreamError.
+ */
+export class AwsEventParser implements FrameParser<AwsEventMessage> {
+  private parts: Buffer[] = [];
+  private size = 0;
+  private readonly batch = new FrameBatch<AwsEventMessage>();
+
+  constructor(private readonly maxEventBytes: number) {}
+
+  push(chunk: Uint8Array): FrameBatch<AwsEventMessage> {
+    this.batch.clear();
+    if (chunk.byteLength === 0) return this.batch;
+    this.parts.push(Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength));
+    this.size += chunk.byteLength;
+    while (this.size >= 4) {
+      const total = declaredLength(this.parts);
       if (total < MIN_MESSAGE_BYTES)
         throw new EventStreamError('corrupt', `event-stream message declares ${total} bytes`);
-      if (total > limits.maxEventBytes) {
-        throw new EventStreamError(
-          'too_large',
-          `event-stream message of ${total} bytes exceeds ${limits.maxEventBytes}`,
-        );
+      if (total > this.maxEventBytes) {
+        throw new EventStreamError('too_large', `event-stream message of ${total} bytes exceeds ${this.maxEventBytes}`);
       }
-      if (size < total) break;
-      const all = parts.length === 1 ? (parts[0] as Buffer) : Buffer.concat(parts, size);
+      if (this.size < total) break;
+      const all = this.parts.length === 1 ? (this.parts[0] as Buffer) : Buffer.concat(this.parts, this.size);
       const rest = all.subarray(total);
-      parts = rest.length === 0 ? [] : [rest];
-      size = rest.length;
-      yield toMessage(all.subarray(0, total));
+      this.parts = rest.length === 0 ? [] : [rest];
+      this.size = rest.length;
+      this.batch.add(toMessage(all.subarray(0, total)));
     }
+    return this.batch;
   }
-  if (size > 0) throw new EventStreamError('truncated', `event stream ended inside a message (${size} bytes pending)`);
+
+  /** No message ends with the body: throws when the body ended inside one. */
+  end(): FrameBatch<AwsEventMessage> {
+    this.batch.clear();
+    if (this.size > 0)
+      throw new EventStreamError('truncated', `event stream ended inside a message (${this.size} bytes pending)`);
+    return this.batch;
+  }
 }
 
 /** The big-endian total length in the first four bytes, which may span chunks. */
@@ -105,4 +130,47 @@ function toMessage(bytes: Buffer): AwsEventMessage {
         ? (headers[':error-code'] ?? '')
         : (headers[':event-type'] ?? '');
   return { messageType, type, headers, body: decoded.body.slice() };
+}
+
+/**
+ * The event-stream parser of one upstream body, as `UpstreamSseParser` is for SSE: idle time
+ * counts between completed messages, and a malformed, oversized or cut stream is the upstream's
+ * protocol error (502, or an error chunk once streaming). An oversized message fails the exchange
+ * and frees its socket at once, before its bytes are read.
+ */
+export class UpstreamAwsEventParser implements FrameParser<AwsEventMessage> {
+  private readonly parser: AwsEventParser;
+
+  constructor(
+    private readonly body: EventPacedBody,
+    private readonly providerId: string,
+    maxEventBytes: number,
+  ) {
+    this.parser = new AwsEventParser(maxEventBytes);
+  }
+
+  push(chunk: Uint8Array): FrameBatch<AwsEventMessage> {
+    try {
+      const batch = this.parser.push(chunk);
+      if (batch.length > 0) this.body.progress();
+      return batch;
+    } catch (error) {
+      throw this.failure(error);
+    }
+  }
+
+  end(): FrameBatch<AwsEventMessage> {
+    try {
+      return this.parser.end();
+    } catch (error) {
+      throw this.failure(error);
+    }
+  }
+
+  private failure(error: unknown): unknown {
+    if (!(error instanceof EventStreamError)) return error;
+    const err = protocolError(this.providerId, `Provider sent a bad event stream: ${error.reason}`, error);
+    if (error.reason === 'too_large') this.body.abortWith(err);
+    return err;
+  }
 }

@@ -1,13 +1,6 @@
 import { SseParser, type SseEvent } from './sse-parser.js';
-import { protocolError, type UpstreamError } from '../upstream-error.js';
-
-/** What an upstream body offers the parser of its events. */
-export interface EventPacedBody {
-  /** An event or a comment was completed: idle time counts from now. */
-  progress(): void;
-  /** Ends the exchange with this error and frees its socket. */
-  abortWith(err: UpstreamError): void;
-}
+import { FrameBatch, type EventPacedBody, type FrameParser } from './frame-batch.js';
+import { protocolError } from '../upstream-error.js';
 
 /**
  * The SSE parser of one upstream body. An event (or a line) longer than the event limit fails the
@@ -16,9 +9,9 @@ export interface EventPacedBody {
  * keep-alive comment counts as an event): an upstream that trickles bytes without ever finishing
  * an event times out like a silent one.
  */
-export class UpstreamSseParser {
+export class UpstreamSseParser implements FrameParser<SseEvent> {
   private readonly parser: SseParser;
-  private readonly batch = new SseEventBatch();
+  private readonly batch = new FrameBatch<SseEvent>();
 
   constructor(
     private readonly body: EventPacedBody,
@@ -41,7 +34,7 @@ export class UpstreamSseParser {
    * The events this chunk completed (throws the exchange's UpstreamError over the limit), in the
    * parser's one batch: read them before the next `push` or `end`, which refill it.
    */
-  push(chunk: Uint8Array): SseEventBatch {
+  push(chunk: Uint8Array): FrameBatch<SseEvent> {
     this.batch.clear();
     this.parser.feed(chunk);
     if (this.batch.length > 0) this.body.progress();
@@ -49,36 +42,10 @@ export class UpstreamSseParser {
   }
 
   /** The events the body's end completed, in the same batch. */
-  end(): SseEventBatch {
+  end(): FrameBatch<SseEvent> {
     this.batch.clear();
     this.parser.finish();
     return this.batch;
-  }
-}
-
-/**
- * The events one body chunk completed. An `UpstreamSseParser` refills one batch for every chunk
- * (slots are overwritten, not reallocated), so a stream allocates no array per chunk.
- */
-export class SseEventBatch {
-  private readonly events: SseEvent[] = [];
-  private count = 0;
-
-  get length(): number {
-    return this.count;
-  }
-
-  /** The `i`-th event, for `0 <= i < length`. */
-  at(i: number): SseEvent {
-    return this.events[i] as SseEvent;
-  }
-
-  add(event: SseEvent): void {
-    this.events[this.count++] = event;
-  }
-
-  clear(): void {
-    this.count = 0;
   }
 }
 
@@ -86,21 +53,6 @@ export class SseEventBatch {
 export interface EventSource {
   chunks(): AsyncIterable<Buffer>;
   sseParser(): UpstreamSseParser;
-}
-
-/**
- * The events of an upstream SSE body in order, as a generator; every failure is thrown as an
- * UpstreamError. The dialects read their streams through SseItemStream instead (no generator per
- * event); this reads a body's events where per-event cost does not matter.
- */
-export async function* upstreamEvents(res: EventSource): AsyncGenerator<SseEvent, void, undefined> {
-  const parser = res.sseParser();
-  for await (const chunk of res.chunks()) {
-    const batch = parser.push(chunk);
-    for (let i = 0; i < batch.length; i++) yield batch.at(i);
-  }
-  const last = parser.end();
-  for (let i = 0; i < last.length; i++) yield last.at(i);
 }
 
 /**

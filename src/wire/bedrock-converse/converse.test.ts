@@ -3,8 +3,8 @@ import { describe, it } from 'node:test';
 import { EventStreamCodec } from '@smithy/eventstream-codec';
 import type { CanonicalChatRequest, CanonicalChunk } from '../../canonical/index.js';
 import { isGatewayError } from '../../errors/index.js';
-import { isUpstreamError } from '../../upstream/index.js';
-import { decodeAwsEventStream, type AwsEventMessage } from '../../upstream/framing/aws-eventstream.js';
+import { isUpstreamError, type UpstreamResponse } from '../../upstream/index.js';
+import { heldBody } from '../../upstream/framing/body-fixture.js';
 import { converseBody } from './request.js';
 import { converseResponse } from './response.js';
 import { converseChunks } from './stream.js';
@@ -155,15 +155,17 @@ function frame(kind: 'event' | 'exception', type: string, payload: unknown): Uin
     body: new Uint8Array(Buffer.from(JSON.stringify(payload))),
   });
 }
-async function* bytes(frames: Uint8Array[]): AsyncGenerator<Uint8Array> {
+/** The frames as an upstream body in 7-byte reads: frames split across reads. */
+function body(frames: Uint8Array[]): UpstreamResponse {
   const all = Buffer.concat(frames);
-  for (let i = 0; i < all.length; i += 7) yield all.subarray(i, i + 7); // frames split across reads
+  const parts: Uint8Array[] = [];
+  for (let i = 0; i < all.length; i += 7) parts.push(all.subarray(i, i + 7));
+  return heldBody(parts);
 }
 async function collect(frames: Uint8Array[]): Promise<CanonicalChunk[]> {
-  const messages: AsyncIterable<AwsEventMessage> = decodeAwsEventStream(bytes(frames), { maxEventBytes: 65536 });
   const out: CanonicalChunk[] = [];
-  for await (const c of converseChunks(messages, { providerId: 'p', apiKey: null, id: 'gen-1', model: NOVA }))
-    out.push(c);
+  const chunks = converseChunks(body(frames), { providerId: 'p', apiKey: null, id: 'gen-1', model: NOVA });
+  for (let step = await chunks.next(); step.done !== true; step = await chunks.next()) out.push(step.value);
   return out;
 }
 

@@ -1,7 +1,15 @@
-import type { CanonicalChunk, CanonicalDelta, CanonicalUsage } from '../../canonical/index.js';
+import {
+  deltaChunk,
+  usageChunk,
+  type CanonicalChunk,
+  type CanonicalDelta,
+  type CanonicalUsage,
+  type ChunkLabel,
+} from '../../canonical/index.js';
 import { int, isRecord, nowSeconds, str, type JsonRecord } from '../../canonical/json.js';
-import { protocolError } from '../../upstream/index.js';
+import { AwsItemStream, protocolError, type AwsEventSource, type AwsStreamReader } from '../../upstream/index.js';
 import type { AwsEventMessage } from '../../upstream/framing/aws-eventstream.js';
+import type { ClosableIterator } from '../primed-stream.js';
 import { bedrockStreamError } from './error-body.js';
 import { converseFinish, converseUsage, reasoningDetail, REASONING_FORMAT } from './response.js';
 
@@ -19,70 +27,74 @@ export interface ConverseStreamOptions {
 }
 
 interface StreamState {
-  created: number;
   toolIndexByBlock: Map<number, number>;
-  stop: string | null;
-  usage: CanonicalUsage | null;
 }
 
-export async function* converseChunks(
-  events: AsyncIterable<AwsEventMessage>,
-  opts: ConverseStreamOptions,
-): AsyncGenerator<CanonicalChunk, void, undefined> {
-  const st: StreamState = { created: nowSeconds(), toolIndexByBlock: new Map(), stop: null, usage: null };
-  const chunk = (delta: CanonicalDelta, finish: string | null = null, native?: string): CanonicalChunk => {
-    const choice = {
-      index: 0,
-      delta,
-      finish_reason: finish,
-      ...(native === undefined ? {} : { native_finish_reason: native }),
-    };
-    return { id: opts.id, object: 'chat.completion.chunk', created: st.created, model: opts.model, choices: [choice] };
-  };
-  for await (const message of events) {
-    if (message.messageType !== 'event') {
-      throw bedrockStreamError({
-        type: message.type,
-        body: message.body,
-        providerId: opts.providerId,
-        apiKey: opts.apiKey,
-      });
-    }
-    const data = parse(message.body, opts.providerId);
+/** The ConverseStream of one upstream answer, read message by message (no generator per event). */
+export function converseChunks(res: AwsEventSource, opts: ConverseStreamOptions): ClosableIterator<CanonicalChunk> {
+  return new AwsItemStream(res, new ConverseReader(opts));
+}
+
+/**
+ * One ConverseStream's messages → canonical chunks: an exception message throws UpstreamError;
+ * the stream is complete once `messageStop` and `metadata` were both read.
+ */
+class ConverseReader implements AwsStreamReader<CanonicalChunk> {
+  private readonly label: ChunkLabel;
+  private readonly st: StreamState = { toolIndexByBlock: new Map() };
+  private stop: string | null = null;
+  private usage: CanonicalUsage | null = null;
+  /** The usage chunk, queued behind the finish chunk that `last` returns. */
+  private queued: CanonicalChunk | null = null;
+
+  constructor(private readonly opts: ConverseStreamOptions) {
+    this.label = { id: opts.id, created: nowSeconds(), model: opts.model };
+  }
+
+  read(message: AwsEventMessage): CanonicalChunk | null {
+    const { providerId, apiKey } = this.opts;
+    if (message.messageType !== 'event')
+      throw bedrockStreamError({ type: message.type, body: message.body, providerId, apiKey });
+    const data = parse(message.body, providerId);
+    let delta: CanonicalDelta | null = null;
     switch (message.type) {
       case 'messageStart':
-        yield chunk({ role: 'assistant', content: '' });
+        delta = { role: 'assistant', content: '' };
         break;
-      case 'contentBlockStart': {
-        const delta = blockStart(data, st);
-        if (delta !== null) yield chunk(delta);
+      case 'contentBlockStart':
+        delta = blockStart(data, this.st);
         break;
-      }
-      case 'contentBlockDelta': {
-        const delta = blockDelta(data, st);
-        if (delta !== null) yield chunk(delta);
+      case 'contentBlockDelta':
+        delta = blockDelta(data, this.st);
         break;
-      }
       case 'messageStop':
-        st.stop = str(data.stopReason) ?? 'end_turn';
+        this.stop = str(data.stopReason) ?? 'end_turn';
         break;
       case 'metadata':
-        st.usage = converseUsage(data.usage);
+        this.usage = converseUsage(data.usage);
         break;
       default:
         break; // contentBlockStop and event types Bedrock may add
     }
+    return delta === null ? null : deltaChunk(this.label, delta);
   }
-  if (st.stop === null) throw protocolError(opts.providerId, 'Provider stream ended before messageStop');
-  yield chunk({}, converseFinish(st.stop), st.stop);
-  yield {
-    id: opts.id,
-    object: 'chat.completion.chunk',
-    created: st.created,
-    model: opts.model,
-    choices: [],
-    usage: st.usage ?? { prompt_tokens: 0, completion_tokens: 0, total_tokens: 0 },
-  };
+
+  complete(): boolean {
+    return this.stop !== null && this.usage !== null;
+  }
+
+  /** The finish chunk, then (through `more`) the usage chunk; a stream without `messageStop` is a protocol error. */
+  last(): CanonicalChunk {
+    if (this.stop === null) throw protocolError(this.opts.providerId, 'Provider stream ended before messageStop');
+    this.queued = usageChunk(this.label, this.usage ?? { prompt_tokens: 0, completion_tokens: 0, total_tokens: 0 });
+    return deltaChunk(this.label, {}, converseFinish(this.stop), this.stop);
+  }
+
+  more(): CanonicalChunk | null {
+    const next = this.queued;
+    this.queued = null;
+    return next;
+  }
 }
 
 function parse(body: Uint8Array, providerId: string): JsonRecord {

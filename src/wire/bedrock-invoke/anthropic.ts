@@ -1,8 +1,9 @@
 import { isRecord, str, type JsonRecord } from '../../canonical/json.js';
-import { protocolError } from '../../upstream/index.js';
+import { AwsItemStream, protocolError, type AwsEventSource } from '../../upstream/index.js';
 import type { AwsEventMessage } from '../../upstream/framing/aws-eventstream.js';
 import type { CanonicalChunk, NativeEvent } from '../../canonical/index.js';
-import { nativeChunksOf } from '../anthropic-messages/outbound/native.js';
+import { MessagesEventReader } from '../anthropic-messages/outbound/native.js';
+import type { ClosableIterator } from '../primed-stream.js';
 import { bedrockStreamError } from '../bedrock-converse/error-body.js';
 
 /**
@@ -53,34 +54,40 @@ export function invokeAnthropicBody(
   return out;
 }
 
-/** InvokeModelWithResponseStream messages → chunks of Anthropic's native events (usage read, `error` thrown). */
+/**
+ * InvokeModelWithResponseStream → chunks of Anthropic's native events (usage read, `error` thrown),
+ * read message by message; complete at `message_stop`, as Anthropic's own stream.
+ */
 export function invokeAnthropicChunks(
-  messages: AsyncIterable<AwsEventMessage>,
+  res: AwsEventSource,
   at: { providerId: string; apiKey: string | null; model: string },
-): AsyncGenerator<CanonicalChunk, void, undefined> {
-  return nativeChunksOf(payloads(messages, at.providerId, at.apiKey), at);
+): ClosableIterator<CanonicalChunk> {
+  const messages = new MessagesEventReader(at);
+  return new AwsItemStream<CanonicalChunk>(res, {
+    read: (message) => {
+      const event = invokeEvent(message, at.providerId, at.apiKey);
+      return event === null ? null : messages.read(event);
+    },
+    complete: () => messages.stopped,
+    last: () => messages.end(),
+  });
 }
 
-async function* payloads(
-  messages: AsyncIterable<AwsEventMessage>,
-  providerId: string,
-  apiKey: string | null,
-): AsyncGenerator<NativeEvent> {
-  for await (const message of messages) {
-    if (message.messageType !== 'event')
-      throw bedrockStreamError({ type: message.type, body: message.body, providerId, apiKey });
-    if (message.type !== 'chunk') continue;
-    let data: unknown;
-    try {
-      const frame = JSON.parse(Buffer.from(message.body).toString('utf8')) as unknown;
-      const bytes = isRecord(frame) ? str(frame.bytes) : undefined;
-      if (bytes === undefined) continue;
-      data = JSON.parse(Buffer.from(bytes, 'base64').toString('utf8')) as unknown;
-    } catch (error) {
-      throw protocolError(providerId, 'Provider sent an invalid stream event', error);
-    }
-    if (!isRecord(data)) continue;
-    delete data[BEDROCK_METRICS];
-    yield { event: str(data.type) ?? 'message', data };
+/** The Anthropic event inside one `chunk` message (null for other messages); an exception message throws. */
+function invokeEvent(message: AwsEventMessage, providerId: string, apiKey: string | null): NativeEvent | null {
+  if (message.messageType !== 'event')
+    throw bedrockStreamError({ type: message.type, body: message.body, providerId, apiKey });
+  if (message.type !== 'chunk') return null;
+  let data: unknown;
+  try {
+    const frame = JSON.parse(Buffer.from(message.body).toString('utf8')) as unknown;
+    const bytes = isRecord(frame) ? str(frame.bytes) : undefined;
+    if (bytes === undefined) return null;
+    data = JSON.parse(Buffer.from(bytes, 'base64').toString('utf8')) as unknown;
+  } catch (error) {
+    throw protocolError(providerId, 'Provider sent an invalid stream event', error);
   }
+  if (!isRecord(data)) return null;
+  delete data[BEDROCK_METRICS];
+  return { event: str(data.type) ?? 'message', data };
 }

@@ -1,22 +1,12 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { CanonicalChunk } from '../../canonical/index.js';
-import { isUpstreamError, UpstreamSseParser, type UpstreamResponse } from '../../upstream/index.js';
+import { isUpstreamError, type UpstreamResponse } from '../../upstream/index.js';
+import { heldBody } from '../../upstream/framing/body-fixture.js';
 import { geminiChunks } from './stream.js';
 
 function sse(events: unknown[]): UpstreamResponse {
-  async function* chunks(): AsyncGenerator<Buffer, void, undefined> {
-    for (const e of events) yield Buffer.from(`data: ${JSON.stringify(e)}\r\n\r\n`);
-  }
-  return {
-    status: 200,
-    headers: {},
-    chunks,
-    sseParser: () => new UpstreamSseParser({ progress: () => undefined, abortWith: () => undefined }, 'p', 1 << 20),
-    text: () => Promise.reject(new Error('unused')),
-    json: () => Promise.reject(new Error('unused')),
-    discard: () => undefined,
-  };
+  return heldBody(events.map((e) => `data: ${JSON.stringify(e)}\r\n\r\n`));
 }
 
 const options = { providerId: 'p', apiKey: 'AIzaSECRETKEY0000', fallbackId: 'gen-1', model: 'gemini-2.5-pro' };

@@ -83,28 +83,12 @@ export function nativeChunks(
 }
 
 /**
- * Messages events already parsed, whatever framing carried them (the AWS event stream of
- * Bedrock's InvokeModelWithResponseStream), one chunk each, ending after `message_stop` (later
- * events are drained).
- */
-export async function* nativeChunksOf(
-  source: AsyncIterable<NativeEvent>,
-  at: { providerId: string; apiKey: string | null; model: string },
-): AsyncGenerator<CanonicalChunk, void, undefined> {
-  const messages = new MessagesEventReader(at);
-  for await (const event of source) {
-    if (messages.stopped) continue; // drain so the socket can be reused
-    yield messages.read(event);
-  }
-  messages.end();
-}
-
-/**
- * One Messages stream's events → canonical chunks, one each, whatever framing carried them: an
+ * One Messages stream's events → canonical chunks, one each, whatever framing carried them (SSE
+ * here, the AWS event stream of Bedrock's InvokeModelWithResponseStream): an
  * `error` event throws UpstreamError; a chunk's usage is the whole usage so far, on the events
  * that report it; the stream is complete at `message_stop`.
  */
-class MessagesEventReader {
+export class MessagesEventReader {
   private counts: AnthropicUsageCounts = ZERO_USAGE;
   private id = '';
   private readonly created = nowSeconds();
