@@ -2,11 +2,12 @@
  * The upstream stream readers, this build against another build's `dist/` in one process, builds
  * alternated per round: the canonical chunks of the gateway benchmark's streamed answer read from
  * an upstream body, as the gateway's stream loop reads them (`for await` over the primed stream),
- * from five readers: an OpenAI chat stream (`OpenAiCompatibleAdapter`'s relay: role, 17 deltas,
+ * from seven readers: an OpenAI chat stream (`OpenAiCompatibleAdapter`'s relay: role, 17 deltas,
  * finish, usage, `[DONE]`), the same answer in Anthropic's Messages events read natively
  * (`nativeChunks`, a Messages client's pass-through) and translated to chat (`anthropicChunks`),
  * in OpenAI's Responses events read natively (`nativeResponseChunks`), and in Gemini's
- * `streamGenerateContent` events (`geminiChunks`).
+ * `streamGenerateContent` events (`geminiChunks`), and Bedrock's event streams: ConverseStream
+ * (`converseChunks`) and Claude's events in InvokeModelWithResponseStream (`invokeAnthropicChunks`).
  * The body comes in one piece, as the benchmark's upstream writes it, or one event per piece, as a
  * paced upstream writes it. Both builds must read the same chunks (checked first); prints µs per
  * stream (minimum and median over rounds) and own / base.
@@ -17,6 +18,7 @@ import type { EventPacedBody, UpstreamSseParser } from '../src/upstream/index.js
 import { anthropicSseEvents, sseEvents } from './gateway-bench/payloads.js';
 import { responsesSseEvents } from './gateway-bench/responses-payloads.js';
 import { geminiSseEvents } from './gateway-bench/payloads-gemini.js';
+import { converseStreamFrames, invokeStreamFrames } from './gateway-bench/bedrock-payloads.js';
 import { median } from './gateway-bench/stats.js';
 import { vsBaseArgs } from './vs-base-args.js';
 
@@ -24,6 +26,7 @@ type Json = Record<string, unknown>;
 interface Source {
   chunks(): AsyncIterable<Buffer>;
   sseParser(): UpstreamSseParser;
+  awsEventParser?(): unknown;
 }
 /** A native reader's signature: the body, and who the stream is from. */
 type NativeReader = (
@@ -42,6 +45,12 @@ interface Build {
   relayOpenAiStream: (options: Json) => AsyncIterator<CanonicalChunk>;
   chatChunk: (body: Json, fallback: { model: string; id: string; created: number }) => CanonicalChunk;
   primeStream: (source: AsyncIterator<CanonicalChunk>) => Promise<AsyncIterable<CanonicalChunk>>;
+  converseChunks: (input: unknown, opts: Json) => AsyncIterator<CanonicalChunk>;
+  invokeAnthropicChunks: (input: unknown, opts: Json) => AsyncIterator<CanonicalChunk>;
+  /** A build whose Bedrock readers take the body (this round on): its event-stream parser. */
+  UpstreamAwsEventParser?: new (body: EventPacedBody, providerId: string, maxEventBytes: number) => unknown;
+  /** A build whose Bedrock readers take decoded messages (before this round): the decoder over the body. */
+  bedrockMessages?: (res: Source, providerId: string) => AsyncIterable<unknown>;
 }
 
 const values = vsBaseArgs({ streams: 4_000, rounds: 8 });
@@ -56,6 +65,10 @@ async function load(name: string, dist: string): Promise<Build> {
     import(`${dist}/src/wire/openai-chat/outbound/stream-relay.js`),
     import(`${dist}/src/wire/openai-chat/outbound/response.js`),
     import(`${dist}/src/wire/primed-stream.js`),
+    import(`${dist}/src/wire/bedrock-converse/stream.js`),
+    import(`${dist}/src/wire/bedrock-invoke/anthropic.js`),
+    import(`${dist}/src/upstream/framing/aws-eventstream.js`),
+    import(`${dist}/src/providers/bedrock/event-stream.js`).catch(() => ({})),
   ]);
   return Object.assign({ name }, ...parts) as Build;
 }
@@ -68,12 +81,21 @@ const MAX_EVENT_BYTES = 1 << 20;
 
 /** An upstream body of these SSE events, in one piece or one piece per event. */
 function source(build: Build, pieces: readonly Buffer[]): Source {
-  return {
+  const res: Source = {
     chunks: async function* () {
       for (const piece of pieces) yield piece;
     },
     sseParser: () => new build.UpstreamSseParser(PACED_BODY, 'bench', MAX_EVENT_BYTES),
   };
+  const AwsParser = build.UpstreamAwsEventParser;
+  if (AwsParser !== undefined) res.awsEventParser = () => new AwsParser(PACED_BODY, 'bench', MAX_EVENT_BYTES);
+  return res;
+}
+
+/** What a build's Bedrock reader reads: the body itself, or (an older build) its decoded messages. */
+function bedrockInput(build: Build, pieces: readonly Buffer[]): unknown {
+  const res = source(build, pieces);
+  return build.bedrockMessages === undefined ? res : build.bedrockMessages(res, 'bench');
 }
 
 const endpoint = { providerId: 'bench', apiKey: null };
@@ -107,17 +129,23 @@ const READERS: Record<string, (b: Build, pieces: readonly Buffer[]) => AsyncIter
       fallbackId: 'gen-x',
       model: 'gemini-bench',
     }),
+  'bedrock converse': (b, pieces) =>
+    b.converseChunks(bedrockInput(b, pieces), { providerId: 'bench', apiKey: null, id: 'gen-x', model: 'nova-bench' }),
+  'bedrock invoke': (b, pieces) =>
+    b.invokeAnthropicChunks(bedrockInput(b, pieces), { providerId: 'bench', apiKey: null, model: 'claude-bench' }),
 };
 
-const BODIES: Record<string, string[]> = {
+const BODIES: Record<string, (string | Buffer)[]> = {
   openai: sseEvents(),
   'anthropic native': anthropicSseEvents(),
   'anthropic chat': anthropicSseEvents(),
   'responses native': responsesSseEvents(),
   gemini: geminiSseEvents(),
+  'bedrock converse': converseStreamFrames(),
+  'bedrock invoke': invokeStreamFrames(),
 };
-const SHAPES: Record<string, (events: string[]) => Buffer[]> = {
-  whole: (events) => [Buffer.from(events.join(''))],
+const SHAPES: Record<string, (events: (string | Buffer)[]) => Buffer[]> = {
+  whole: (events) => [Buffer.concat(events.map((e) => Buffer.from(e)))],
   paced: (events) => events.map((e) => Buffer.from(e)),
 };
 

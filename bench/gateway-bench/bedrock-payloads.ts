@@ -1,5 +1,5 @@
 import { EventStreamCodec } from '@smithy/eventstream-codec';
-import { ANSWER_PIECES, requestBody, USAGE } from './payloads.js';
+import { ANSWER_PIECES, anthropicSseEvents, requestBody, USAGE } from './payloads.js';
 
 /**
  * The Bedrock cell: the same chat conversation to a model whose provider is `kind: bedrock` on
@@ -61,4 +61,15 @@ export function converseStreamFrames(): Buffer[] {
     frame('messageStop', { stopReason: 'end_turn' }),
     frame('metadata', { usage: CONVERSE_USAGE, metrics: { latencyMs: 1 } }),
   ];
+}
+
+/**
+ * Claude's streamed answer as InvokeModelWithResponseStream sends it: each of Anthropic's events
+ * (`anthropicSseEvents`) base64'd inside the `bytes` of an event-stream `chunk` message.
+ */
+export function invokeStreamFrames(): Buffer[] {
+  return anthropicSseEvents().map((sse) => {
+    const data = sse.slice(sse.indexOf('data: ') + 'data: '.length).trim();
+    return frame('chunk', { bytes: Buffer.from(data).toString('base64') });
+  });
 }
