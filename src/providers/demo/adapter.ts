@@ -1,11 +1,14 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import type {
-  CanonicalChatRequest,
-  CanonicalChatResponse,
-  CanonicalChunk,
-  CanonicalEmbeddingsRequest,
-  CanonicalEmbeddingsResponse,
-  CanonicalUsage,
+import {
+  deltaChunk,
+  usageChunk,
+  type CanonicalChatRequest,
+  type CanonicalChatResponse,
+  type CanonicalChunk,
+  type CanonicalEmbeddingsRequest,
+  type CanonicalEmbeddingsResponse,
+  type CanonicalUsage,
+  type ChunkLabel,
 } from '../../canonical/index.js';
 import { abortedError } from '../../upstream/index.js';
 import { nowSeconds } from '../../canonical/json.js';
@@ -95,40 +98,25 @@ export class DemoAdapter implements ProviderAdapter {
   ): AsyncGenerator<CanonicalChunk, void, undefined> {
     const a = demoAnswer(req);
     const delay = delayFor(endpoint, this.options.chunkDelayMs ?? 0);
-    const base = { id: demoId(req), object: 'chat.completion.chunk' as const, created: nowSeconds(), model: req.model };
+    const label: ChunkLabel = { id: demoId(req), created: nowSeconds(), model: req.model };
     const step = async (): Promise<void> => {
       if (delay > 0) await sleep(delay, undefined, { signal: ctx.signal }).catch(() => undefined);
       if (ctx.signal.aborted) throw abortedError(endpoint.providerId, ctx.signal.reason);
     };
-    yield { ...base, choices: [{ index: 0, delta: { role: 'assistant', content: '' }, finish_reason: null }] };
+    yield deltaChunk(label, { role: 'assistant', content: '' });
     for (const piece of a.pieces) {
       await step();
-      yield { ...base, choices: [{ index: 0, delta: { content: piece }, finish_reason: null }] };
+      yield deltaChunk(label, { content: piece });
     }
     for (const [index, call] of a.toolCalls.entries()) {
       await step();
-      yield {
-        ...base,
-        choices: [
-          {
-            index: 0,
-            delta: {
-              tool_calls: [
-                {
-                  index,
-                  id: call.id,
-                  type: 'function',
-                  function: { name: call.function.name, arguments: call.function.arguments },
-                },
-              ],
-            },
-            finish_reason: null,
-          },
-        ],
-      };
+      const { name, arguments: args } = call.function;
+      yield deltaChunk(label, {
+        tool_calls: [{ index, id: call.id, type: 'function', function: { name, arguments: args } }],
+      });
     }
     await step();
-    yield { ...base, choices: [{ index: 0, delta: {}, finish_reason: a.finishReason }] };
-    yield { ...base, choices: [], usage: usageOf(a) };
+    yield deltaChunk(label, {}, a.finishReason);
+    yield usageChunk(label, usageOf(a));
   }
 }

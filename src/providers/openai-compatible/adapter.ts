@@ -14,7 +14,7 @@ import { responsesUpstreamBody } from '../../wire/openai-responses/outbound/requ
 import { nativeResponse } from '../../wire/openai-responses/outbound/response.js';
 import { nativeResponseChunks } from '../../wire/openai-responses/outbound/stream.js';
 import { responsesTexts } from '../../wire/openai-responses/texts.js';
-import { completionPrompt, estimatedUsage, messagesText, parseOpenAiUsage } from '../../canonical/index.js';
+import { completionPrompt, estimatedUsage, messagesText, parseOpenAiUsage, usageChunk } from '../../canonical/index.js';
 import { protocolError, type UpstreamHttpClient, type UpstreamResponse } from '../../upstream/index.js';
 import { int, isRecord, nowSeconds, str, type JsonRecord } from '../../canonical/json.js';
 import { primeStream, type ClosableIterator } from '../../wire/primed-stream.js';
@@ -111,15 +111,8 @@ export class OpenAiCompatibleAdapter implements ProviderAdapter {
         return { chunk: chunk.choices.length === 0 ? null : chunk, usage, finished };
       },
       last: (meta, usage) => {
-        const chunk: CanonicalChunk = {
-          id: meta.id,
-          object: 'chat.completion.chunk',
-          created: meta.created,
-          model: meta.model,
-          choices: [],
-        };
-        if (usage !== null) chunk.usage = usage;
-        return chunk;
+        if (usage !== null) return usageChunk(meta, usage);
+        return { id: meta.id, object: 'chat.completion.chunk', created: meta.created, model: meta.model, choices: [] };
       },
     });
   }
