@@ -1,5 +1,4 @@
 import { EventStreamCodec } from '@smithy/eventstream-codec';
-import type { Framing } from './types.js';
 import { FrameBatch, type EventPacedBody, type FrameParser } from './frame-batch.js';
 import { protocolError } from '../upstream-error.js';
 
@@ -38,31 +37,11 @@ const codec = new EventStreamCodec(
 
 /**
  * The binary event-stream framing of AWS (Bedrock's ConverseStream and
- * InvokeModelWithResponseStream): length-prefixed messages with CRC32 checks, decoded by
- * Smithy's codec. Bytes are buffered only up to one message; a message whose declared length
- * exceeds `maxEventBytes` is refused before it is read, and a body that ends inside a message
- * is a truncated stream.
- */
-export const awsEventStreamFraming: Framing<AwsEventMessage> = {
-  contentType: 'application/vnd.amazon.eventstream',
-  decode: decodeAwsEventStream,
-};
-
-export async function* decodeAwsEventStream(
-  body: AsyncIterable<Uint8Array>,
-  limits: { maxEventBytes: number },
-): AsyncIterable<AwsEventMessage> {
-  const parser = new AwsEventParser(limits.maxEventBytes);
-  for await (const chunk of body) {
-    const batch = parser.push(chunk);
-    for (let i = 0; i < batch.length; i++) yield batch.at(i);
-  }
-  parser.end();
-}
-
-/**
- * The incremental decoder of one event-stream body: the whole messages each chunk completes, in
- * one batch it refills. Bytes are buffered only up to one message. Throws EventStreamError.
+ * InvokeModelWithResponseStream): length-prefixed messages with CRC32 checks, decoded by Smithy's
+ * codec, incrementally: the whole messages each body chunk completes, in one batch it refills.
+ * Bytes are buffered only up to one message; a message whose declared length exceeds
+ * `maxEventBytes` is refused before it is read, and a body that ends inside a message is a
+ * truncated stream (EventStreamError).
  */
 export class AwsEventParser implements FrameParser<AwsEventMessage> {
   private parts: Buffer[] = [];

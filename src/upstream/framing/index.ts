@@ -1,5 +1,3 @@
-export type { Framing } from './types.js';
-export { SSE_FRAMING } from './sse.js';
 export * from './sse-parser.js';
 export * from './sse-body.js';
 export * from './frame-batch.js';
