@@ -30,10 +30,12 @@ export class EventStreamError extends Error {
 /** A message's prelude (total and header lengths, prelude CRC) plus the message CRC. */
 const MIN_MESSAGE_BYTES = 16;
 
-const codec = new EventStreamCodec(
-  (bytes: Uint8Array) => Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8'),
-  (text: string) => new Uint8Array(Buffer.from(text, 'utf8')),
-);
+/** A message body's (or header's) bytes as text, read in place. */
+export function utf8Text(bytes: Uint8Array): string {
+  return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8');
+}
+
+const codec = new EventStreamCodec(utf8Text, (text: string) => new Uint8Array(Buffer.from(text, 'utf8')));
 
 /**
  * The binary event-stream framing of AWS (Bedrock's ConverseStream and
@@ -100,7 +102,11 @@ function toMessage(bytes: Buffer): AwsEventMessage {
     );
   }
   const headers: Record<string, string> = {};
-  for (const [name, header] of Object.entries(decoded.headers)) headers[name] = String(header.value);
+  const decodedHeaders = decoded.headers;
+  for (const name in decodedHeaders) {
+    const value = decodedHeaders[name]?.value;
+    headers[name] = typeof value === 'string' ? value : String(value);
+  }
   const messageType = headers[':message-type'] ?? 'event';
   const type =
     messageType === 'exception'

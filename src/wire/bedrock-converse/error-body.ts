@@ -1,5 +1,6 @@
 import { isRecord, str } from '../../canonical/json.js';
 import { fromHttpStatus, type UpstreamError, type VendorError } from '../../upstream/index.js';
+import { utf8Text } from '../../upstream/framing/aws-eventstream.js';
 
 /**
  * Bedrock's errors: the type rides in the `x-amzn-errortype` header (`ThrottlingException:http://…`)
@@ -58,7 +59,7 @@ export function bedrockStreamError(options: {
 }): UpstreamError {
   let message: string | null = null;
   try {
-    const parsed = JSON.parse(Buffer.from(options.body).toString('utf8')) as unknown;
+    const parsed = JSON.parse(utf8Text(options.body)) as unknown;
     if (isRecord(parsed)) message = str(parsed.message) ?? str(parsed.Message) ?? null;
   } catch {
     message = null;

@@ -8,7 +8,7 @@ import {
 } from '../../canonical/index.js';
 import { int, isRecord, nowSeconds, str, type JsonRecord } from '../../canonical/json.js';
 import { AwsItemStream, protocolError, type AwsEventSource, type AwsStreamReader } from '../../upstream/index.js';
-import type { AwsEventMessage } from '../../upstream/framing/aws-eventstream.js';
+import { utf8Text, type AwsEventMessage } from '../../upstream/framing/aws-eventstream.js';
 import type { ClosableIterator } from '../primed-stream.js';
 import { bedrockStreamError } from './error-body.js';
 import { converseFinish, converseUsage, reasoningDetail, REASONING_FORMAT } from './response.js';
@@ -99,7 +99,7 @@ class ConverseReader implements AwsStreamReader<CanonicalChunk> {
 
 function parse(body: Uint8Array, providerId: string): JsonRecord {
   try {
-    const value = JSON.parse(Buffer.from(body).toString('utf8')) as unknown;
+    const value = JSON.parse(utf8Text(body)) as unknown;
     return isRecord(value) ? value : {};
   } catch (error) {
     throw protocolError(providerId, 'Provider sent an invalid stream event', error);

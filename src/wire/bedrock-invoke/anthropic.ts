@@ -1,6 +1,6 @@
 import { isRecord, str, type JsonRecord } from '../../canonical/json.js';
 import { AwsItemStream, protocolError, type AwsEventSource } from '../../upstream/index.js';
-import type { AwsEventMessage } from '../../upstream/framing/aws-eventstream.js';
+import { utf8Text, type AwsEventMessage } from '../../upstream/framing/aws-eventstream.js';
 import type { CanonicalChunk, NativeEvent } from '../../canonical/index.js';
 import { MessagesEventReader } from '../anthropic-messages/outbound/native.js';
 import type { ClosableIterator } from '../primed-stream.js';
@@ -80,7 +80,7 @@ function invokeEvent(message: AwsEventMessage, providerId: string, apiKey: strin
   if (message.type !== 'chunk') return null;
   let data: unknown;
   try {
-    const frame = JSON.parse(Buffer.from(message.body).toString('utf8')) as unknown;
+    const frame = JSON.parse(utf8Text(message.body)) as unknown;
     const bytes = isRecord(frame) ? str(frame.bytes) : undefined;
     if (bytes === undefined) return null;
     data = JSON.parse(Buffer.from(bytes, 'base64').toString('utf8')) as unknown;
