@@ -20,6 +20,7 @@ export interface FrameReader<F, T> {
 }
 
 const END: IteratorResult<never, undefined> = Object.freeze({ done: true, value: undefined });
+const NO_FRAMES = new FrameBatch<never>();
 
 /**
  * The items of an upstream body, one `next()` at a time: the framing's parser runs on each body
@@ -34,7 +35,7 @@ const END: IteratorResult<never, undefined> = Object.freeze({ done: true, value:
  */
 export class ItemStream<F, T> {
   private readonly body: AsyncIterator<Buffer>;
-  private frames: FrameBatch<F>;
+  private frames: FrameBatch<F> = NO_FRAMES;
   private index = 0;
   private bodyEnded = false;
   /** The reader's last item was asked for: only what `more` still holds goes out. */
@@ -63,7 +64,6 @@ export class ItemStream<F, T> {
     chunks: AsyncIterable<Buffer>,
     private readonly reader: FrameReader<F, T>,
   ) {
-    this.frames = new FrameBatch<F>();
     this.body = chunks[Symbol.asyncIterator]();
   }
 
@@ -90,8 +90,7 @@ export class ItemStream<F, T> {
       if (!this.bodyEnded) void drainRest(this.body);
       const last = reader.last(this.bodyEnded);
       if (last !== null) return Promise.resolve({ done: false, value: last });
-      this.over = reader.more === undefined;
-      return this.over ? Promise.resolve(END) : this.next();
+      return this.next(); // what `more` holds, then the end
     } catch (err) {
       return this.failed(err);
     }
