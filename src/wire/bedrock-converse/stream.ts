@@ -26,10 +26,6 @@ export interface ConverseStreamOptions {
   model: string;
 }
 
-interface StreamState {
-  toolIndexByBlock: Map<number, number>;
-}
-
 /** The ConverseStream of one upstream answer, read message by message (no generator per event). */
 export function converseChunks(res: AwsEventSource, opts: ConverseStreamOptions): ClosableIterator<CanonicalChunk> {
   return new AwsItemStream(res, new ConverseReader(opts));
@@ -41,7 +37,8 @@ export function converseChunks(res: AwsEventSource, opts: ConverseStreamOptions)
  */
 class ConverseReader implements AwsStreamReader<CanonicalChunk> {
   private readonly label: ChunkLabel;
-  private readonly st: StreamState = { toolIndexByBlock: new Map() };
+  /** A tool call's index in the chunks, by the content block that carries it. */
+  private readonly toolIndexByBlock = new Map<number, number>();
   private stop: string | null = null;
   private usage: CanonicalUsage | null = null;
   /** The usage chunk, queued behind the finish chunk that `last` returns. */
@@ -62,10 +59,10 @@ class ConverseReader implements AwsStreamReader<CanonicalChunk> {
         delta = { role: 'assistant', content: '' };
         break;
       case 'contentBlockStart':
-        delta = blockStart(data, this.st);
+        delta = blockStart(data, this.toolIndexByBlock);
         break;
       case 'contentBlockDelta':
-        delta = blockDelta(data, this.st);
+        delta = blockDelta(data, this.toolIndexByBlock);
         break;
       case 'messageStop':
         this.stop = str(data.stopReason) ?? 'end_turn';
@@ -106,12 +103,12 @@ function parse(body: Uint8Array, providerId: string): JsonRecord {
   }
 }
 
-function blockStart(data: JsonRecord, st: StreamState): CanonicalDelta | null {
+function blockStart(data: JsonRecord, toolIndexByBlock: Map<number, number>): CanonicalDelta | null {
   const index = int(data.contentBlockIndex) ?? 0;
   const start = isRecord(data.start) ? data.start : {};
   if (!isRecord(start.toolUse)) return null;
-  const toolIndex = st.toolIndexByBlock.size;
-  st.toolIndexByBlock.set(index, toolIndex);
+  const toolIndex = toolIndexByBlock.size;
+  toolIndexByBlock.set(index, toolIndex);
   return {
     tool_calls: [
       {
@@ -124,12 +121,12 @@ function blockStart(data: JsonRecord, st: StreamState): CanonicalDelta | null {
   };
 }
 
-function blockDelta(data: JsonRecord, st: StreamState): CanonicalDelta | null {
+function blockDelta(data: JsonRecord, toolIndexByBlock: Map<number, number>): CanonicalDelta | null {
   const index = int(data.contentBlockIndex) ?? 0;
   const delta = isRecord(data.delta) ? data.delta : {};
   if (typeof delta.text === 'string') return { content: delta.text };
   if (isRecord(delta.toolUse)) {
-    const toolIndex = st.toolIndexByBlock.get(index);
+    const toolIndex = toolIndexByBlock.get(index);
     if (toolIndex === undefined || typeof delta.toolUse.input !== 'string') return null;
     return { tool_calls: [{ index: toolIndex, function: { arguments: delta.toolUse.input } }] };
   }
