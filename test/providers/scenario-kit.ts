@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import type { CanonicalChatRequest, CanonicalChunk } from '../../src/canonical/index.js';
 import type { CallContext, ProviderEndpointConfig, ProviderKind } from '../../src/providers/index.js';
-import { isUpstreamError, staticAuth, type UpstreamError } from '../../src/upstream/index.js';
+import { staticAuth } from '../../src/upstream/index.js';
 import { UPSTREAM_KINDS } from '../../src/wire/index.js';
 
 export const API_KEY = 'sk-test-0123456789abcdefSECRET';
@@ -91,15 +91,8 @@ export function assertUsageLast(chunks: CanonicalChunk[]): NonNullable<Canonical
   return last.usage;
 }
 
-export async function upstreamFailure(p: Promise<unknown>): Promise<UpstreamError> {
-  try {
-    await p;
-  } catch (err) {
-    assert.ok(isUpstreamError(err), `expected UpstreamError, got ${String(err)}`);
-    return err;
-  }
-  assert.fail('expected a rejection');
-}
+/** The UpstreamError a call rejects with. */
+export { failure as upstreamFailure } from '../../src/upstream/loopback-fixture.js';
 
 export async function withTimeout<T>(p: Promise<T>, ms: number, what: string): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
