@@ -27,11 +27,6 @@ export function memberAccount(userId: string): string {
 const memberAccounts = new Map<string, string>();
 const MEMBER_ACCOUNTS_KEPT = 10_000;
 
-export const spendAccounts = (generation: Pick<GenerationRecord, 'keyHash' | 'creatorUserId'>): string[] => [
-  generation.keyHash,
-  memberAccount(generation.creatorUserId),
-];
-
 /** The key's own `limit`, in its `limit_reset` window: 402 when it cannot cover a call. */
 export function keyBudget(key: KeyRecord, limit: number): Budget {
   return {
@@ -50,17 +45,26 @@ export function keyBudget(key: KeyRecord, limit: number): Budget {
 
 /**
  * The spend a settled generation adds: its cost in every window of the moment it settled, to its
- * key's and its member's account. The meter and the journal's replay build them the same way.
+ * key's and its member's account, one `add` each. The meter and the journal's replay build them
+ * the same way.
  */
+export function forEachSettledDelta(
+  record: GenerationRecord,
+  settledAt: Date,
+  add: (account: string, window: string, amountUsd: number) => void,
+): void {
+  if (!(record.costUsd > 0)) return;
+  const windows = windowListAt(settledAt);
+  const member = memberAccount(record.creatorUserId);
+  for (const window of windows) add(record.keyHash, window, record.costUsd);
+  for (const window of windows) add(member, window, record.costUsd);
+}
+
+/** The same spend as rows for the ledger (`forEachSettledDelta`). */
 export function settledDeltas(record: GenerationRecord, settledAt: Date): SpendDelta[] {
   const deltas: SpendDelta[] = [];
-  if (record.costUsd > 0) {
-    const windows = windowListAt(settledAt);
-    for (const account of spendAccounts(record)) {
-      for (const window of windows) {
-        deltas.push({ generationId: record.id, account, window, amountUsd: record.costUsd, byokUsd: 0 });
-      }
-    }
-  }
+  forEachSettledDelta(record, settledAt, (account, window, amountUsd) =>
+    deltas.push({ generationId: record.id, account, window, amountUsd, byokUsd: 0 }),
+  );
   return deltas;
 }

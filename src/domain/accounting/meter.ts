@@ -5,7 +5,7 @@ import { ReadWriteGate } from './gate.js';
 import { admit, admitFromLeases, GrantFailed } from './admission.js';
 import { budgetSlots, LeaseBook } from './lease-book.js';
 import { SpendBook } from './spend-book.js';
-import { keyBudget, settledDeltas } from './accounts.js';
+import { forEachSettledDelta, keyBudget, settledDeltas } from './accounts.js';
 import { MeterJournal } from './meter-journal.js';
 import type {
   Budget,
@@ -15,7 +15,6 @@ import type {
   Meter,
   MeterOptions,
   Reservation,
-  SpendDelta,
 } from './types.js';
 import { windowList, windowsAt } from './windows.js';
 
@@ -23,7 +22,11 @@ const LOG_EVERY_N_FAILURES = 40;
 
 interface Queued {
   generation: GenerationRecord;
-  deltas: SpendDelta[];
+  /**
+   * When it settled: its spend rows are built from it when the batch is written, so a queued call
+   * keeps one number rather than a row per account and window until then.
+   */
+  settledAtMs: number;
   /** The journal segment holding it, or null without a journal (or when the append failed). */
   mark: JournalMark | null;
 }
@@ -46,6 +49,8 @@ class BatchingMeter implements Meter {
   private readonly maxBatch: number;
   private readonly alarmAt: number;
   private readonly book = new SpendBook();
+  private readonly addPending = (account: string, window: string, amountUsd: number): void =>
+    this.book.addPending(account, window, amountUsd);
   private readonly gate = new ReadWriteGate();
   private readonly leases: LeaseBook;
   private readonly journal: MeterJournal;
@@ -171,9 +176,9 @@ class BatchingMeter implements Meter {
               costUsd: money(generation.costUsd),
             };
       const now = this.options.clock.now();
-      const deltas = settledDeltas(record, now);
-      for (const d of deltas) this.book.addPending(d.account, d.window, d.amountUsd);
-      this.queue.push({ generation: record, deltas, mark: this.journal.append(record, now.getTime()) });
+      forEachSettledDelta(record, now, this.addPending);
+      const settledAtMs = now.getTime();
+      this.queue.push({ generation: record, settledAtMs, mark: this.journal.append(record, settledAtMs) });
       this.unwritten.set(record.id, record);
       // After close() there is no timer: a late settle is written at once.
       if ((this.closed || this.queue.length >= this.maxBatch) && !this.failedSinceTick) void this.drain();
@@ -239,7 +244,7 @@ class BatchingMeter implements Meter {
   private async writeNext(): Promise<boolean> {
     const batch = this.queue.slice(0, this.maxBatch);
     this.queue = this.queue.slice(batch.length);
-    const deltas = batch.flatMap((q) => q.deltas);
+    const deltas = batch.flatMap((q) => settledDeltas(q.generation, new Date(q.settledAtMs)));
     try {
       await this.gate.write(async () => {
         await this.ledger.writeBatch(
