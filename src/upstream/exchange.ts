@@ -11,7 +11,7 @@ export type { UpstreamHeaders, UpstreamResponse } from './response.js';
 
 export interface ExchangeSettings {
   ctx: TransportErrorContext;
-  /** Epoch ms by which the first body byte must have arrived (headers: undici's headersTimeout). */
+  /** Epoch ms by which the response headers and the first body byte must have arrived. */
   firstByteDeadline: number;
   maxBodyBytes: number;
   maxEventBytes: number;
@@ -28,9 +28,10 @@ const EMPTY = Buffer.alloc(0);
  * the Buffers undici hands over (no Readable, no async iteration when the whole body is read):
  * `text()` of a body that is already complete is one `Buffer.concat` and one decode. A body whose
  * declared or received length passes the limit is refused before it is buffered. The timeout
- * timer runs only while a reader waits for bytes that have not come, so a small body that arrives
- * with its headers costs no timer at all; progress only moves a deadline (`ReadTimer`), and the
- * timeout error is built only when it fires. The caller's AbortSignal has one listener for the
+ * timer runs only while the headers are awaited and while a reader waits for bytes that have not
+ * come, so a small body that arrives with its headers costs one timer, armed at dispatch and
+ * cleared at the headers; progress only moves a deadline (`ReadTimer`), and the timeout error is
+ * built only when it fires. The caller's AbortSignal has one listener for the
  * whole exchange.
  */
 export class UpstreamExchange implements Dispatcher.DispatchHandler, UpstreamResponse, EventPacedBody {
@@ -74,6 +75,7 @@ export class UpstreamExchange implements Dispatcher.DispatchHandler, UpstreamRes
       else {
         this.s.ctx.signal.addEventListener('abort', this, { once: true });
         this.listening = true;
+        this.timer.ensure(this.s.firstByteDeadline);
       }
     });
   }
@@ -99,6 +101,8 @@ export class UpstreamExchange implements Dispatcher.DispatchHandler, UpstreamRes
     const resolve = this.resolveStart;
     this.resolveStart = null;
     this.rejectStart = null;
+    // The headers' deadline is met; a body read arms the timer again while it waits.
+    this.timer.clear();
     resolve?.(this);
   }
 
@@ -140,9 +144,9 @@ export class UpstreamExchange implements Dispatcher.DispatchHandler, UpstreamRes
     this.fail(mapTransportError(err, this.s.ctx));
   }
 
-  /** Called by the timer: only a reader that is still waiting, and is past its deadline, times out. */
+  /** Called by the timer: only headers still awaited, or a reader still waiting, past its deadline time out. */
   timerFired(): void {
-    if (this.waiter === null && this.collector === null) return;
+    if (this.waiter === null && this.collector === null && this.resolveStart === null) return;
     const now = Date.now();
     const deadline = this.deadline();
     if (now < deadline) {

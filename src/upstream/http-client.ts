@@ -142,8 +142,10 @@ export class UpstreamHttpClient {
         method: call.method ?? 'POST',
         headers,
         body: call.body ?? null,
-        headersTimeout: call.timeouts.firstByteMs,
-        bodyTimeout: 0, // the exchange's own first-byte / idle timer
+        // The exchange's own timer keeps the first-byte and idle deadlines: undici's timers would be
+        // one more timer object per request, kept until undici's next sweep of them.
+        headersTimeout: 0,
+        bodyTimeout: 0,
       },
       exchange,
     );
