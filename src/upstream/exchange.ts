@@ -31,8 +31,7 @@ const EMPTY = Buffer.alloc(0);
  * timer runs only while the headers are awaited and while a reader waits for bytes that have not
  * come, so a small body that arrives with its headers costs one timer, armed at dispatch and
  * cleared at the headers; progress only moves a deadline (`ReadTimer`), and the timeout error is
- * built only when it fires. The caller's AbortSignal has one listener for the
- * whole exchange.
+ * built only when it fires. The caller's AbortSignal has one listener for the whole exchange.
  */
 export class UpstreamExchange implements Dispatcher.DispatchHandler, UpstreamResponse, EventPacedBody {
   status = 0;
