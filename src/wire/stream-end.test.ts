@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { CanonicalChunk } from '../canonical/index.js';
 import { isUpstreamError, type UpstreamResponse } from '../upstream/index.js';
-import { heldBody, type BodyState } from '../upstream/framing/body-fixture.js';
+import { heldBody, type BodyState } from '../upstream/body-fixture.js';
 import { nativeResponseChunks } from './openai-responses/outbound/stream.js';
 import { geminiChunks } from './gemini-generate/stream.js';
 import { nativeChunks } from './anthropic-messages/outbound/native.js';

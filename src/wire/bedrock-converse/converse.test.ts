@@ -4,7 +4,7 @@ import { EventStreamCodec } from '@smithy/eventstream-codec';
 import type { CanonicalChatRequest, CanonicalChunk } from '../../canonical/index.js';
 import { isGatewayError } from '../../errors/index.js';
 import { isUpstreamError, type UpstreamResponse } from '../../upstream/index.js';
-import { heldBody } from '../../upstream/framing/body-fixture.js';
+import { heldBody } from '../../upstream/body-fixture.js';
 import { converseBody } from './request.js';
 import { converseResponse } from './response.js';
 import { converseChunks } from './stream.js';

@@ -1,4 +1,10 @@
-import type { CanonicalChatResponse, CanonicalUsage, ReasoningDetail, ToolCall } from '../../canonical/index.js';
+import {
+  makeUsage,
+  type CanonicalChatResponse,
+  type CanonicalUsage,
+  type ReasoningDetail,
+  type ToolCall,
+} from '../../canonical/index.js';
 import { int, isRecord, nowSeconds, str } from '../../canonical/json.js';
 import { assistantMessage, canonicalUsage, REASONING_FORMAT } from '../anthropic-messages/outbound/response.js';
 
@@ -88,6 +94,6 @@ export function converseResponse(body: unknown, fallback: { model: string; id: s
     model: fallback.model,
     choices: [{ index: 0, message, finish_reason: converseFinish(native), native_finish_reason: native }],
     system_fingerprint: null,
-    usage: converseUsage(body.usage) ?? { prompt_tokens: 0, completion_tokens: 0, total_tokens: 0 },
+    usage: converseUsage(body.usage) ?? makeUsage(0, 0),
   };
 }

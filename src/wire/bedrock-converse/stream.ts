@@ -1,5 +1,6 @@
 import {
   deltaChunk,
+  makeUsage,
   usageChunk,
   type CanonicalChunk,
   type CanonicalDelta,
@@ -83,7 +84,7 @@ class ConverseReader implements AwsStreamReader<CanonicalChunk> {
   /** The finish chunk, then (through `more`) the usage chunk; a stream without `messageStop` is a protocol error. */
   last(): CanonicalChunk {
     if (this.stop === null) throw protocolError(this.opts.providerId, 'Provider stream ended before messageStop');
-    this.queued = usageChunk(this.label, this.usage ?? { prompt_tokens: 0, completion_tokens: 0, total_tokens: 0 });
+    this.queued = usageChunk(this.label, this.usage ?? makeUsage(0, 0));
     return deltaChunk(this.label, {}, converseFinish(this.stop), this.stop);
   }
 

@@ -1,4 +1,9 @@
-import type { CanonicalAssistantMessage, CanonicalChatResponse, CanonicalChoice } from '../../canonical/index.js';
+import {
+  makeUsage,
+  type CanonicalAssistantMessage,
+  type CanonicalChatResponse,
+  type CanonicalChoice,
+} from '../../canonical/index.js';
 import { int, isRecord, nowSeconds, str } from '../../canonical/json.js';
 import { finishReason, geminiUsage, promptBlock, readParts } from './parts.js';
 
@@ -45,6 +50,6 @@ export function generateContentResponse(
     model: str(body.modelVersion) ?? fallback.model,
     choices,
     system_fingerprint: null,
-    usage: geminiUsage(body.usageMetadata) ?? { prompt_tokens: 0, completion_tokens: 0, total_tokens: 0 },
+    usage: geminiUsage(body.usageMetadata) ?? makeUsage(0, 0),
   };
 }

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { CanonicalChunk } from '../../canonical/index.js';
 import { isUpstreamError, type UpstreamResponse } from '../../upstream/index.js';
-import { heldBody } from '../../upstream/framing/body-fixture.js';
+import { heldBody } from '../../upstream/body-fixture.js';
 import { geminiChunks } from './stream.js';
 
 function sse(events: unknown[]): UpstreamResponse {

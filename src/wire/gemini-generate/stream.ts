@@ -1,5 +1,6 @@
 import {
   deltaChunk,
+  makeUsage,
   usageChunk,
   type CanonicalChunk,
   type CanonicalDelta,
@@ -101,7 +102,7 @@ class GeminiReader implements SseStreamReader<CanonicalChunk> {
 
   last(): CanonicalChunk {
     if (!this.finished) throw protocolError(this.opts.providerId, 'Provider stream ended before a finish reason');
-    return usageChunk(this.at, this.usage ?? { prompt_tokens: 0, completion_tokens: 0, total_tokens: 0 });
+    return usageChunk(this.at, this.usage ?? makeUsage(0, 0));
   }
 }
 

@@ -1,5 +1,6 @@
 import {
   addUsage,
+  makeUsage,
   SHARED_SAMPLING_FIELDS,
   type CanonicalChatRequest,
   type CanonicalCompletionChoice,
@@ -59,7 +60,7 @@ async function completionViaChat(
     created: head?.created ?? Math.floor(Date.now() / 1000),
     model: head?.model ?? req.model,
     choices,
-    usage: usage ?? { prompt_tokens: 0, completion_tokens: 0, total_tokens: 0 },
+    usage: usage ?? makeUsage(0, 0),
   };
 }
 
@@ -97,7 +98,7 @@ async function* streamAll(
     ...head,
     object: 'text_completion',
     choices: [],
-    usage: usage ?? { prompt_tokens: 0, completion_tokens: 0, total_tokens: 0 },
+    usage: usage ?? makeUsage(0, 0),
   };
 }
 

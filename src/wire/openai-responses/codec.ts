@@ -1,4 +1,4 @@
-import { nativeEventText, type AcceptedCall, type CanonicalUsage } from '../../canonical/index.js';
+import { makeUsage, nativeEventText, type AcceptedCall, type CanonicalUsage } from '../../canonical/index.js';
 import { isRecord, type JsonRecord } from '../../canonical/json.js';
 import type { GatewayError } from '../../errors/index.js';
 import { responsesNative } from './native-request.js';
@@ -123,7 +123,7 @@ export function responsesCodec(options: ResponsesCodecOptions = {}): Codec<'chat
     },
     endStream(writer) {
       if (!failed && !native && encoder !== null) {
-        const final = usage ?? { prompt_tokens: 0, completion_tokens: 0, total_tokens: 0 };
+        const final = usage ?? makeUsage(0, 0);
         const events = reasoning.events(
           restoreEvents(encoder.complete(final, usage?.cost ?? null), toolNames, customCalls),
         );

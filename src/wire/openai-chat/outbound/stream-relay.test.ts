@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { isUpstreamError, type UpstreamResponse } from '../../../upstream/index.js';
-import { heldBody } from '../../../upstream/framing/body-fixture.js';
+import { heldBody } from '../../../upstream/body-fixture.js';
 import type { ProviderEndpointConfig } from '../../adapter.js';
 import { str } from '../../../canonical/json.js';
 import { relayOpenAiStream } from './stream-relay.js';

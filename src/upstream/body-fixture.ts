@@ -1,6 +1,6 @@
-import type { UpstreamResponse } from '../response.js';
-import { UpstreamSseParser } from './sse-body.js';
-import { UpstreamAwsEventParser } from './aws-eventstream.js';
+import type { UpstreamResponse } from './response.js';
+import { UpstreamSseParser } from './framing/sse-body.js';
+import { UpstreamAwsEventParser } from './framing/aws-eventstream.js';
 
 const PACED = { progress: () => undefined, abortWith: () => undefined };
 const MAX_FRAME_BYTES = 1 << 20;
