@@ -9,7 +9,7 @@
  *   node dist/bench/gateway-bench/inproc.js [--rounds 15] [--per-round 400] [--concurrency 10] > /dev/null
  * `--surfaces chat,messages,native,responses,responses-native` measures each API surface in turn (surfaces.ts;
  * the bare proxy sends the chat call in place of the translated ones).
- * Add `--cpu-prof` to node for a profile of exactly this workload. `SWITCHYARD_*` and `OTEL_*`
+ * Add `--cpu-prof` to node for a profile of exactly this workload; `inproc-ab.js` compares builds with it. `SWITCHYARD_*` and `OTEL_*`
  * variables of the environment reach the server's config (feature switches: the ledger journal,
  * tracing, the auth throttle, the refusal recorder), except the ones the bench sets itself.
  * `BENCH_ALLOC=survivors` samples only what outlived a scavenge (what the young generation copied
