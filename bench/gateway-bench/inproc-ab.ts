@@ -68,7 +68,7 @@ function minima(report: string): Map<string, number> {
 }
 
 const runs = (values.run ?? []).map(parseRun);
-if (runs.length < 2) throw new Error('give at least two --run LABEL=DIR[,NAME=VALUE…]');
+if (runs.length < 2) throw new Error('give at least two --run LABEL=DIR[,NAME=VALUE…][,--flag…]');
 const sets = Number(values.sets);
 const pinned = spawnSync('taskset', ['-c', values.core, 'true']).status === 0;
 if (!pinned) process.stderr.write('taskset is not available: the runs are not pinned\n');
@@ -122,8 +122,8 @@ function inproc(cmd: string, args: string[], run: Run): Promise<{ status: number
 /** cell → label → minimum of each set's run. */
 const table = new Map<string, Map<string, number[]>>();
 for (let set = 0; set < sets; set++) {
-  // Each set starts one run later, so that no run keeps a position (the first after a pause, the
-  // last before the next set) or its neighbours.
+  // Each set starts one run later, so that no run keeps a position (the first after the previous
+  // set's last run, the last before the next set's first).
   const order = [...runs.slice(set % runs.length), ...runs.slice(0, set % runs.length)];
   for (const run of order) {
     const script = join(run.dir, 'dist', 'bench', 'gateway-bench', 'inproc.js');
