@@ -3,9 +3,9 @@ import { describe, it } from 'node:test';
 import { ConfigError, loadServerConfig } from './env.js';
 
 describe('loadServerConfig: SWITCHYARD_HEAP_GROWTH_PERCENT', () => {
-  it('defaults to 0 (V8 heuristics), accepts other integers', () => {
-    assert.equal(loadServerConfig({}).heapGrowthPercent, 0);
-    assert.equal(loadServerConfig({ SWITCHYARD_HEAP_GROWTH_PERCENT: '50' }).heapGrowthPercent, 50);
+  it('defaults to 50 (the old generation grows to 1.5× its live size), accepts 0 (V8 heuristics) and other integers', () => {
+    assert.equal(loadServerConfig({}).heapGrowthPercent, 50);
+    assert.equal(loadServerConfig({ SWITCHYARD_HEAP_GROWTH_PERCENT: '0' }).heapGrowthPercent, 0);
     assert.equal(loadServerConfig({ SWITCHYARD_HEAP_GROWTH_PERCENT: '100' }).heapGrowthPercent, 100);
   });
 

@@ -29,7 +29,7 @@ export interface ServerConfig {
    * directory, null for the default (the SQLite file's directory, or ./data).
    */
   ledgerJournal: { enabled: boolean; baseDir: string | null };
-  /** Old-generation growth between full GCs, percent (heap-tuning.ts); 0 keeps V8's heuristics. */
+  /** Old-generation growth between full GCs, percent (heap-tuning.ts; default 50); 0 keeps V8's heuristics. */
   heapGrowthPercent: number;
   /** The web console: session cookie, idle expiry, sign-in throttle, built files. */
   console: ConsoleConfig;
@@ -222,7 +222,7 @@ export function loadServerConfig(env: NodeJS.ProcessEnv): ServerConfig {
     streamKeepAliveEveryMs: integer(env, 'SWITCHYARD_STREAM_KEEPALIVE_EVERY_MS', 10_000, 10, 600_000),
     ledgerFlushMs: integer(env, 'SWITCHYARD_LEDGER_FLUSH_MS', 250, 10, 60_000),
     filtersFailOpen: flag(env, 'SWITCHYARD_FILTERS_FAIL_OPEN'),
-    heapGrowthPercent: integer(env, 'SWITCHYARD_HEAP_GROWTH_PERCENT', 0, 0, 1000),
+    heapGrowthPercent: integer(env, 'SWITCHYARD_HEAP_GROWTH_PERCENT', 50, 0, 1000),
     console: consoleConfig(env),
     authFailureLimit: integer(env, 'SWITCHYARD_AUTH_FAILURE_LIMIT', 20, 0, 1_000_000),
     authFailureWindowMs: integer(env, 'SWITCHYARD_AUTH_FAILURE_WINDOW_MS', 60_000, 1000, 86_400_000),

@@ -2,15 +2,15 @@ import { setFlagsFromString } from 'node:v8';
 
 /**
  * How far V8 lets the old generation grow past what survived the last full GC before it
- * collects again. Left to itself (the default, 0), V8 lets the heap grow to several times its
- * live size when full collections look cheap, so a busy gateway's peak RSS is well above its
- * live heap. A small percentage keeps peak memory near the live size, at the price of many more
- * full collections, whose main-thread steps delay every stream in flight. A deployment short of
- * memory rather than latency can set it; nothing is capped either way (a heap that needs more
- * still grows). The measured trade-off is in docs/performance.md.
+ * collects again. Left to itself (0), V8 lets the heap grow to up to four times its live size
+ * when full collections look cheap, which under load is most of a busy gateway's peak RSS. The
+ * server's default (50) bounds the growth at half the live size: with few objects promoted per
+ * call, the extra full collections are rare and their pauses are not what delays streams. A
+ * deployment that prefers V8's own heuristics sets 0; nothing is capped either way (a heap that
+ * needs more still grows). The measured trade-off is in docs/performance.md.
  *
  * The flag is read by V8 each time it sizes the heap after a collection, so setting it at start-up
- * (after the VM started) takes effect.
+ * (after the VM started) takes effect. It applies to the whole process.
  */
 export function applyHeapGrowth(percent: number): void {
   if (percent > 0) setFlagsFromString(`--heap-growing-percent=${Math.round(percent)}`);
