@@ -13,7 +13,17 @@ import { setFlagsFromString } from 'node:v8';
  * (after the VM started) takes effect. It applies to the whole process.
  */
 export function applyHeapGrowth(percent: number): void {
-  if (percent > 0) setFlagsFromString(`--heap-growing-percent=${Math.round(percent)}`);
+  const flag = heapGrowthFlag(percent, launchFlags());
+  if (flag !== null) setFlagsFromString(flag);
+}
+
+/**
+ * The V8 flag for a growth percent, or null: 0 leaves V8's heuristics, and a launch that already
+ * names the growth (`node --heap-growing-percent=N`, or in `NODE_OPTIONS`) wins over the setting.
+ */
+export function heapGrowthFlag(percent: number, launch: string): string | null {
+  if (percent <= 0 || /heap[-_]growing[-_]percent/.test(launch)) return null;
+  return `--heap-growing-percent=${Math.round(percent)}`;
 }
 
 /** V8's own factor by which the young generation's semi-spaces grow (`--semi-space-growth-factor`). */
