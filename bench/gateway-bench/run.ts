@@ -97,6 +97,8 @@ async function main(): Promise<void> {
     profDir === undefined ? [] : ['--cpu-prof', `--cpu-prof-dir=${resolve(profDir, sub)}`];
   const floorNodeArgs = profiled('floor');
   const bareNodeArgs = profiled('bare');
+  /** The Switchyard build measured, as every report names it: its commit and any extra node flags. */
+  const build = `${commit()}${values['node-args'] ? ` (node ${values['node-args']})` : ''}`;
   if (values.soak !== undefined || values.streams !== undefined) {
     const fleet = await startFleet({
       names: ['bare', 'switchyard'],
@@ -109,8 +111,8 @@ async function main(): Promise<void> {
     try {
       const md =
         values.soak !== undefined
-          ? await runSoak(fleet, { minutes: Number(values.soak), log })
-          : await runStreams(fleet, { streams: Number(values.streams), log });
+          ? await runSoak(fleet, { minutes: Number(values.soak), build, log })
+          : await runStreams(fleet, { streams: Number(values.streams), build, log });
       process.stdout.write(md);
       log(`written ${writeResult(values.out ?? '.', values.soak !== undefined ? 'soak' : 'streams', md)}`);
     } finally {
@@ -185,7 +187,7 @@ async function main(): Promise<void> {
       setup: [
         `Node ${process.version}, ${CORES} cores; ${pin.gateway === null ? 'no pinning' : `gateway pinned to core ${pin.gateway}, upstream + load generator to ${pin.upstream}`}`,
         `${reps} repetition(s), targets interleaved (order rotated per repetition); per cell ${warmupS} s warm-up + ${seconds} s measured; probe ${probes} sequential calls per kind`,
-        `Switchyard ${commit()}${values['node-args'] ? ` (node ${values['node-args']})` : ''}: API key with limit, guardrail (allowed models/providers, limit_usd, 8 builtin filters, 10 custom patterns), metering, log level ${values['log-level'] ?? 'info'}; Portkey @portkey-ai/gateway ${PORTKEY_VERSION}`,
+        `Switchyard ${build}: API key with limit, guardrail (allowed models/providers, limit_usd, 8 builtin filters, 10 custom patterns), metering, log level ${values['log-level'] ?? 'info'}; Portkey @portkey-ai/gateway ${PORTKEY_VERSION}`,
         'Request ~0.9 KB chat body (messages, responses: the same conversation in their format); answer ~1.5 KB JSON or 20 SSE data events + [DONE] (Anthropic format: the same text, 23 events); upstream has no artificial delay',
         `Load average (1/5/15 min) at start ${loadBefore.map((l) => l.toFixed(2)).join(' / ')}, at end ${loadavg()
           .map((l) => l.toFixed(2))

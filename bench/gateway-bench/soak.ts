@@ -10,7 +10,10 @@ const MB = 1024 * 1024;
  * Switchyard under steady load (c=10, JSON and streamed calls alternating) for `minutes`;
  * RSS sampled every 5 s. The slope is fitted after the first minute (JIT and caches warm).
  */
-export async function runSoak(fleet: Fleet, options: { minutes: number; log: (m: string) => void }): Promise<string> {
+export async function runSoak(
+  fleet: Fleet,
+  options: { minutes: number; build: string; log: (m: string) => void },
+): Promise<string> {
   const target = fleet.targets.find((t) => t.name === 'switchyard');
   if (target === undefined) throw new Error('soak needs the switchyard target');
   const seconds = Math.max(60, Math.round(options.minutes * 60));
@@ -58,6 +61,7 @@ export async function runSoak(fleet: Fleet, options: { minutes: number; log: (m:
   return [
     `# Switchyard soak ${new Date().toISOString()}`,
     '',
+    `- Node ${process.version}; Switchyard ${options.build}`,
     `- ${seconds / 60} min at c=10, JSON and streamed calls alternating, full policy; ${result.requests.total.toLocaleString('en-US')} requests, ${result.errors + result.timeouts} errors, ${result.non2xx} non-2xx`,
     `- peak RSS (VmHWM) ${((peakRssBytes(target.pid) ?? Number.NaN) / MB).toFixed(1)} MB`,
     `- RSS slope after the first minute: ${slope(settled).toFixed(3)} MB/min; over the second half: ${slope(half).toFixed(3)} MB/min`,

@@ -148,10 +148,12 @@ function episodes(stallAt: number[]): Episode[] {
 /** N concurrent paced streams through the bare proxy and Switchyard: time to first chunk and gaps. */
 export async function runStreams(
   fleet: Fleet,
-  options: { streams: number; log: (m: string) => void },
+  options: { streams: number; build: string; log: (m: string) => void },
 ): Promise<string> {
   const lines = [
     `# ${options.streams} concurrent streams ${new Date().toISOString()}`,
+    '',
+    `Node ${process.version}; Switchyard ${options.build}.`,
     '',
     `Each stream: role at once, ${CONTENT_EVENTS} content events ${INTERVAL_MS} ms apart (~${Math.round(1000 / INTERVAL_MS)} events/s), then finish, usage and [DONE] together, as providers send them. Clients start spread over one stream's length and loop; streams starting in the 20 s after an 8 s warm-up are recorded. A stall is a first chunk later than ${STALL_MS} ms or a gap between chunks longer than ${STALL_MS} ms; stalls that end within ${EPISODE_GAP_MS} ms of each other are one episode (one hold-up stalls many streams at once). Gateway core busy: the gateway process's CPU time (all its threads) over the recorded seconds, as a share of the one core it is pinned to.`,
     '',
