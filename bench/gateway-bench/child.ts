@@ -25,7 +25,8 @@ export interface SpawnOptions {
   readyTimeoutMs?: number;
 }
 
-function command(cores: string | null, args: string[]): { file: string; argv: string[] } {
+/** `node ARGS`, under `taskset -c CORES` unless `cores` is null. */
+export function nodeCommand(cores: string | null, args: string[]): { file: string; argv: string[] } {
   return cores === null
     ? { file: process.execPath, argv: args }
     : { file: 'taskset', argv: ['-c', cores, process.execPath, ...args] };
@@ -73,7 +74,7 @@ async function pollPort(child: ChildProcess, port: number, timeoutMs: number, na
 }
 
 export async function spawnChild(options: SpawnOptions): Promise<BenchChild> {
-  const { file, argv } = command(options.cores, options.args);
+  const { file, argv } = nodeCommand(options.cores, options.args);
   const log = openSync(options.logFile, 'a');
   const child = spawn(file, argv, {
     cwd: options.cwd,

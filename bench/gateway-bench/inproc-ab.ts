@@ -16,6 +16,8 @@ import { spawn, spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
+import { nodeCommand } from './child.js';
+import { pinProcess } from './proc.js';
 import { median } from './stats.js';
 
 interface Run {
@@ -91,7 +93,7 @@ function pinChildren(pid: number, done: Set<number>): void {
     .map(Number)) {
     if (done.has(child)) continue;
     done.add(child);
-    spawnSync('taskset', ['-a', '-p', '-c', values['upstream-core'], String(child)], { stdio: 'ignore' });
+    pinProcess(child, values['upstream-core']);
   }
 }
 
@@ -127,10 +129,8 @@ for (let set = 0; set < sets; set++) {
   const order = [...runs.slice(set % runs.length), ...runs.slice(0, set % runs.length)];
   for (const run of order) {
     const script = join(run.dir, 'dist', 'bench', 'gateway-bench', 'inproc.js');
-    const [cmd, args] = pinned
-      ? ['taskset', ['-c', values.core, process.execPath, script, ...run.args, ...positionals]]
-      : [process.execPath, [script, ...run.args, ...positionals]];
-    const done = await inproc(cmd, args, run);
+    const { file, argv } = nodeCommand(pinned ? values.core : null, [script, ...run.args, ...positionals]);
+    const done = await inproc(file, argv, run);
     if (done.status !== 0) throw new Error(`${run.label}: inproc.js exited ${done.status}\n${done.stderr}`);
     for (const [cell, min] of minima(done.stderr)) {
       const byLabel = table.get(cell) ?? new Map<string, number[]>();
